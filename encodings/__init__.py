@@ -1,0 +1,1 @@
+"""Package data: the ASP encodings (see README in this folder)."""

@@ -1,0 +1,1 @@
+"""Package data: card libraries and example boards as ASP facts."""

@@ -1,0 +1,187 @@
+"""The solved model → a Resolution (characteristics, applications and reports)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import clingo
+
+from .result import Application, Characteristics, Resolution
+
+
+def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
+    """The name users see for an instance term (docs/semantics.md §2)."""
+    args = [a.string if a.type == clingo.SymbolType.String else str(a) for a in sym.arguments]
+    if sym.name == "og":
+        return args[0]
+    if sym.name == "ab":
+        return f"{args[0]}@{args[1]}" if sym in copied else args[0]
+    if sym.name == "buff":
+        return f"buff:{args[0]}"
+    if sym.name == "bonus":
+        return f"bonus:{args[0]}"
+    if sym.name == "kw":
+        return f"keyword:{args[0]}:{args[1]}"
+    return str(sym)
+
+
+def _s(sym: clingo.Symbol):
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return sym.number
+    return str(sym)
+
+
+def decode(symbols: list[clingo.Symbol], ruleset: str) -> Resolution:
+    by: dict[str, list[tuple]] = defaultdict(list)
+    copied: set[clingo.Symbol] = set()
+    for sym in symbols:
+        if sym.name == "copied":
+            copied.add(sym.arguments[0])
+        else:
+            by[sym.name].append(tuple(sym.arguments))
+
+    def name(sym: clingo.Symbol) -> str:
+        return instance_id(sym, copied)
+
+    objects = _characteristics(by)
+    stages = {str(a[0]): (str(a[2]), None if str(a[3]) == "none" else str(a[3])) for a in by["stage"]}
+    reasons: dict[tuple, list[str]] = defaultdict(list)
+    for inst, obj, step, why in by["reason"]:
+        reasons[(inst, obj, step.number)].append(str(why))
+    depends: dict[tuple, list[str]] = defaultdict(list)
+    for inst, obj, on in by["dependency"]:
+        depends[(inst, obj)].append(name(on))
+    cycle_sets: dict[tuple, set[str]] = defaultdict(set)
+    for obj, step, rep, inst in by["cycle_member"]:
+        cycle_sets[(obj, step.number, rep)].add(name(inst))
+    partners: dict[tuple, set[str]] = defaultdict(set)
+    for (obj, step, _), members in cycle_sets.items():
+        for member in members:
+            partners[(member, obj, step)] |= members - {member}
+
+    applied: dict[str, list[Application]] = defaultdict(list)
+    trace = _traces(by)
+    for inst, obj, step, stage, stamp in by["applied"]:
+        oid, p = obj.string, step.number
+        layer, sublayer = stages[str(stage)]
+        why_tags = sorted(set(reasons[(inst, obj, p)]))
+        deps = sorted(depends[(inst, obj)])
+        if deps:
+            why_tags = sorted(set(why_tags) | {"dependency"})
+        why_tags = ["timestamp"] + [t for t in why_tags if t != "timestamp"]
+        characteristic, before, after = trace.get((oid, p), ("none", None, None))
+        applied[oid].append(
+            Application(
+                effect=name(inst),
+                step=p,
+                layer=layer,
+                sublayer=sublayer,
+                timestamp=stamp.number,
+                why=_why(layer, stamp.number, why_tags, deps, sorted(partners[(name(inst), obj, p)])),
+                reasons=tuple(why_tags),
+                depends_on=tuple(deps),
+                characteristic=characteristic,
+                before=before,
+                after=after,
+            )
+        )
+    for apps in applied.values():
+        apps.sort(key=lambda a: a.step)
+
+    cycles = sorted({tuple(sorted(m)) for m in cycle_sets.values()})
+    loops: dict[str, list[str]] = defaultdict(list)
+    for group, obj in by["loop_member"]:
+        loops[group.string].append(obj.string)
+    ties = sorted({tuple(sorted((name(a), name(b)))) for a, b, _, _ in by["tie"]})
+    return Resolution(
+        ruleset=ruleset,
+        objects=objects,
+        applied=dict(applied),
+        dependency_cycles=[list(c) for c in cycles],
+        object_loops=sorted(sorted(members) for members in loops.values()),
+        timestamp_ties=[list(t) for t in ties],
+    )
+
+
+def _characteristics(by: dict[str, list[tuple]]) -> dict[str, Characteristics]:
+    fields: dict[str, dict] = defaultdict(lambda: {"tags": [], "types": [], "keywords": {}})
+    for obj, value in by["result_name"]:
+        fields[obj.string]["name"] = value.string
+    for obj, value in by["result_controller"]:
+        fields[obj.string]["controller"] = value.string
+    for obj, value in by["result_might"]:
+        fields[obj.string]["might"] = value.number
+    for obj, value in by["result_tag"]:
+        fields[obj.string]["tags"].append(value.string)
+    for obj, value in by["result_type"]:
+        fields[obj.string]["types"].append(str(value))
+    for obj, keyword, value in by["result_keyword"]:
+        fields[obj.string]["keywords"][keyword.string] = value.number
+    for obj, zone in by["result_zone"]:
+        fields[obj.string]["zone"] = str(zone)
+    mighty = {obj.string for (obj,) in by["result_mighty"]}
+    return {
+        oid: Characteristics(
+            name=f.get("name", oid),
+            controller=f.get("controller"),
+            might=f.get("might"),
+            mighty=oid in mighty,
+            tags=tuple(sorted(f["tags"])),
+            types=tuple(sorted(f["types"])),
+            keywords=dict(sorted(f["keywords"].items())),
+            zone=f.get("zone", "base"),
+        )
+        for oid, f in fields.items()
+    }
+
+
+def _traces(by: dict[str, list[tuple]]) -> dict[tuple[str, int], tuple[str, object, object]]:
+    """(object, step) → (characteristic, before, after) for the application made then."""
+    out: dict[tuple[str, int], tuple[str, object, object]] = {}
+    values: dict[tuple[str, int, str, str], object] = {}
+    for obj, step, when, value in by["trace_might"]:
+        values[(obj.string, step.number, "might", str(when))] = value.number
+        out[(obj.string, step.number)] = ("might", None, None)
+    for obj, step, when, value in by["trace_controller"]:
+        values[(obj.string, step.number, "controller", str(when))] = value.string
+        out[(obj.string, step.number)] = ("controller", None, None)
+    tag_sets: dict[tuple, list[str]] = defaultdict(list)
+    for obj, step, when, value in by["trace_tag"]:
+        tag_sets[(obj.string, step.number, str(when))].append(value.string)
+    keyword_sets: dict[tuple, dict[str, int]] = defaultdict(dict)
+    for obj, step, when, keyword, value in by["trace_keyword"]:
+        keyword_sets[(obj.string, step.number, str(when))][keyword.string] = value.number
+    for (oid, p), (char, _, _) in list(out.items()):
+        out[(oid, p)] = (char, values.get((oid, p, char, "before")), values.get((oid, p, char, "after")))
+    for obj, step, *_ in by["trace_tag"]:
+        key = (obj.string, step.number)
+        if key not in out:
+            out[key] = ("tags", sorted(tag_sets[key + ("before",)]), sorted(tag_sets[key + ("after",)]))
+    for obj, step, *_ in by["trace_keyword"]:
+        key = (obj.string, step.number)
+        if key not in out or out[key][0] == "tags":
+            before = dict(sorted(keyword_sets[key + ("before",)].items()))
+            after = dict(sorted(keyword_sets[key + ("after",)].items()))
+            out[key] = ("keywords", before, after)
+    for obj, step, source in by["trace_copy"]:
+        out[(obj.string, step.number)] = ("copy", None, _s(source))
+    return out
+
+
+def _why(layer: str, stamp: int, tags: list[str], deps: list[str], partners: list[str]) -> str:
+    parts = [f"{layer} layer, timestamp {stamp}"]
+    if "dependency" in tags:
+        parts.append(f"after {', '.join(deps)}, which it depends on")
+    if "immediately_after" in tags:
+        parts.append("immediately after the effect it depends on")
+    if "cycle" in tags:
+        parts.append(f"mutual dependency with {', '.join(partners)}: timestamp order")
+    if "recheck" in tags:
+        parts.append(f"recheck: returned to the {layer} layer after a later layer made it applicable")
+    if "unblocked" in tags:
+        parts.append("conditions waiting on each other, checked on the current state")
+    if "tie" in tags:
+        parts.append("timestamp tie broken by board order")
+    return "; ".join(parts)

@@ -1,0 +1,90 @@
+"""Board → ASP facts: the only input the encoding sees.
+
+The vocabulary (all ids, names, players, tags and keywords are strings):
+
+    ruleset(R).  setting(Name, Value).  player(P).  active_player(P).
+    object(O).  object_index(O, I).  name(O, S).  printed_type(O, T).  owner(O, P).
+    printed_controller(O, P).  zone(O, Z).  location(O, L).  printed_might(O, N).
+    printed_tag(O, T).  printed_keyword(O, K, N)  (N = 0: no number).  status(O, S).
+    since(O, T).  buff(O, T).  attached(G, B, T).  might_bonus(G, N).
+    text(O, E, rules|effect, Listing).
+    ongoing(E, Listing).  effect_controller(E, P).  effect_source(E, O).
+    effect_timestamp(E, T).  effect_op(E, Op).  effect_target(E, Kind).
+    effect_target_id(E, O).  effect_filter(E, F).  effect_condition(E, C).
+
+Listing is the tuple (object index, part, position, 0) that breaks timestamp ties
+(docs/semantics.md §2); `excluded(E, O)` facts carry withdrawn applications between rounds.
+"""
+
+from __future__ import annotations
+
+from .model import Board, Effect
+from .terms import condition_term, op_terms, quote, target_facts
+
+TEXT_PART = {"rules": 0, "effect": 1}
+
+
+def board_facts(board: Board) -> str:
+    lines: list[str] = [
+        f"ruleset({board.ruleset}).",
+        f"setting(condition_timing,{board.settings.condition_timing}).",
+    ]
+    lines += [f"player({quote(p)})." for p in board.players]
+    if board.active_player is not None:
+        lines.append(f"active_player({quote(board.active_player)}).")
+    for index, obj in enumerate(board.objects):
+        o = quote(obj.id)
+        lines += [
+            f"object({o}).",
+            f"object_index({o},{index}).",
+            f"name({o},{quote(obj.name)}).",
+            f"printed_type({o},{obj.card_type}).",
+            f"owner({o},{quote(obj.owner)}).",
+            f"printed_controller({o},{quote(obj.controller)}).",
+            f"zone({o},{obj.zone}).",
+            f"since({o},{obj.since}).",
+        ]
+        if obj.location is not None:
+            lines.append(f"location({o},{quote(obj.location)}).")
+        if obj.might is not None:
+            lines.append(f"printed_might({o},{obj.might}).")
+        lines += [f"printed_tag({o},{quote(t)})." for t in obj.tags]
+        lines += [f"printed_keyword({o},{quote(k.name)},{k.value or 0})." for k in obj.keywords]
+        lines += [f"status({o},{s})." for s in obj.status]
+        if obj.buffed:
+            stamp = obj.buff_since if obj.buff_since is not None else obj.since
+            lines.append(f"buff({o},{stamp}).")
+        if obj.attached_to is not None:
+            stamp = obj.attached_since if obj.attached_since is not None else obj.since
+            lines.append(f"attached({o},{quote(obj.attached_to)},{stamp}).")
+        if obj.might_bonus is not None:
+            lines.append(f"might_bonus({o},{obj.might_bonus}).")
+        for part, effects in (("rules", obj.rules_text), ("effect", obj.effect_text)):
+            for position, effect in enumerate(effects):
+                listing = f"({index},{TEXT_PART[part]},{position},0)"
+                lines.append(f"text({o},{quote(effect.id)},{part},{listing}).")
+                lines += effect_facts(effect)
+    first_effect_index = len(board.objects)
+    for position, effect in enumerate(board.effects):
+        e = quote(effect.id)
+        lines.append(f"ongoing({e},({first_effect_index + position},0,0,0)).")
+        if effect.controller is not None:
+            lines.append(f"effect_controller({e},{quote(effect.controller)}).")
+        if effect.source is not None:
+            lines.append(f"effect_source({e},{quote(effect.source)}).")
+        lines += effect_facts(effect)
+    return "\n".join(lines) + "\n"
+
+
+def effect_facts(effect: Effect) -> list[str]:
+    e = quote(effect.id)
+    lines = [f"effect_op({e},{term})." for term in op_terms(effect.op)]
+    lines += target_facts(e, effect.target)
+    lines += [f"effect_condition({e},{condition_term(c)})." for c in effect.conditions]
+    if effect.timestamp is not None:
+        lines.append(f"effect_timestamp({e},{effect.timestamp}).")
+    return lines
+
+
+def exclusion_facts(excluded: set[tuple[str, str]]) -> str:
+    return "".join(f"excluded({quote(e)},{quote(o)}).\n" for e, o in sorted(excluded))

@@ -1,0 +1,168 @@
+"""The board model: what a board state says, before any rule is applied.
+
+Every engine (the ASP resolver, the reference engine, external engines) reads this model;
+none of the rules logic lives here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BOARD_ZONES = ("base", "battlefield")
+ZONES = ("base", "battlefield", "hand", "deck", "trash", "banishment")
+CARD_TYPES = ("unit", "gear", "spell", "rune", "legend", "battlefield", "token")
+STATUSES = ("attacking", "defending")
+
+# Operation name -> the fields it takes (besides "op").
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "copy": ("of",),
+    "set_might": ("value",),
+    "set_controller": ("player",),
+    "add_tag": ("tag",),
+    "remove_tag": ("tag",),
+    "gain_keywords": ("keywords",),
+    "lose_keywords": ("keywords",),
+    "lose_all_abilities": (),
+    "plus": ("amount",),
+    "minus": ("amount",),
+    "increase_to": ("value",),
+    "plus_max": ("amount", "max"),
+    "minus_min": ("amount", "min"),
+    "double": (),
+}
+
+# Condition kind -> the field holding its parameter (None: no parameter).
+CONDITIONS: dict[str, str | None] = {
+    "mighty": None,
+    "status": "status",
+    "might_at_least": "value",
+    "has_keyword": "keyword",
+    "controlled_by": "player",
+}
+
+# References an effect can make to an object, besides a plain object id.
+SYMBOLIC_REFS = ("self", "bearer", "target")
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A keyword as written on a card: `Shield 2` has value 2, `Ganking` has value None."""
+
+    name: str
+    value: int | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.value is None else f"{self.name} {self.value}"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What an effect does. Only the fields named in OPERATIONS[name] are set."""
+
+    name: str
+    of: str | None = None
+    value: int | None = None
+    player: str | None = None
+    tag: str | None = None
+    keywords: tuple[Keyword, ...] = ()
+    amount: int | None = None
+    max: int | None = None
+    min: int | None = None
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which objects a filter target matches; unset fields match everything."""
+
+    card_type: str | None = None
+    relation: str | None = None  # "friendly" | "enemy", relative to the effect's controller
+    tag: str | None = None
+    zone: str | None = None
+    location: str | None = None
+    other: bool = False
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # "self" | "bearer" | "ids" | "filter"
+    ids: tuple[str, ...] = ()
+    filter: Filter | None = None
+
+
+@dataclass(frozen=True)
+class Condition:
+    kind: str  # a key of CONDITIONS
+    of: str = "self"  # "self", "bearer", "target" or an object id
+    status: str | None = None
+    value: int | None = None
+    keyword: str | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """An effect definition: a passive ability in rules text or Effect Text, or an ongoing effect.
+
+    `timestamp` is explicit for ongoing effects; for text it overrides the default (when the
+    text last became active).
+    """
+
+    id: str
+    op: Operation
+    target: Target
+    conditions: tuple[Condition, ...] = ()
+    timestamp: int | None = None
+    controller: str | None = None  # ongoing effects only
+    source: str | None = None  # ongoing effects only: the object that created it
+
+
+@dataclass(frozen=True)
+class GameObject:
+    id: str
+    name: str
+    card_type: str
+    owner: str
+    controller: str
+    zone: str
+    since: int = 0  # when its rules text last became active
+    might: int | None = None
+    tags: tuple[str, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    status: tuple[str, ...] = ()
+    location: str | None = None
+    attached_to: str | None = None
+    attached_since: int | None = None
+    buffed: bool = False
+    buff_since: int | None = None
+    rules_text: tuple[Effect, ...] = ()
+    effect_text: tuple[Effect, ...] = ()
+    might_bonus: int | None = None
+    card: str | None = None
+
+    @property
+    def on_board(self) -> bool:
+        return self.zone in BOARD_ZONES
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Ruleset readings where the rules leave a choice (see docs/semantics.md)."""
+
+    condition_timing: str = "settled"  # "settled" | "immediate"
+
+
+@dataclass(frozen=True)
+class Board:
+    players: tuple[str, ...]
+    active_player: str | None
+    objects: tuple[GameObject, ...]
+    effects: tuple[Effect, ...] = ()
+    ruleset: str = "riftbound"
+    settings: Settings = field(default_factory=Settings)
+    source: str = "<board>"  # the file it came from, for error messages
+
+    def object(self, object_id: str) -> GameObject:
+        for obj in self.objects:
+            if obj.id == object_id:
+                return obj
+        raise KeyError(object_id)
