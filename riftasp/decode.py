@@ -33,7 +33,9 @@ def _s(sym: clingo.Symbol):
     return str(sym)
 
 
-def decode(symbols: list[clingo.Symbol], ruleset: str) -> Resolution:
+def decode(
+    symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[tuple[clingo.Symbol, clingo.Symbol]] = ()
+) -> Resolution:
     by: dict[str, list[tuple]] = defaultdict(list)
     copied: set[clingo.Symbol] = set()
     for sym in symbols:
@@ -95,6 +97,9 @@ def decode(symbols: list[clingo.Symbol], ruleset: str) -> Resolution:
     for group, obj in by["loop_member"]:
         loops[group.string].append(obj.string)
     ties = sorted({tuple(sorted((name(a), name(b)))) for a, b, _, _ in by["tie"]})
+    needs: dict[str, list[str]] = defaultdict(list)
+    for obj, other in by["needs"]:
+        needs[obj.string].append(other.string)
     return Resolution(
         ruleset=ruleset,
         objects=objects,
@@ -102,7 +107,16 @@ def decode(symbols: list[clingo.Symbol], ruleset: str) -> Resolution:
         dependency_cycles=[list(c) for c in cycles],
         object_loops=sorted(sorted(members) for members in loops.values()),
         timestamp_ties=[list(t) for t in ties],
+        needs={oid: sorted(q) for oid, q in needs.items()},
+        withdrawn=_withdrawn(withdrawn, name),
     )
+
+
+def _withdrawn(pairs, name) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for inst, obj in pairs:
+        out[obj.string].append(name(inst))
+    return {oid: sorted(ids) for oid, ids in out.items()}
 
 
 def _characteristics(by: dict[str, list[tuple]]) -> dict[str, Characteristics]:

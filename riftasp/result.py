@@ -78,6 +78,7 @@ class Resolution:
     object_loops: list[list[str]] = field(default_factory=list)
     timestamp_ties: list[list[str]] = field(default_factory=list)
     withdrawn: dict[str, list[str]] = field(default_factory=dict)
+    needs: dict[str, list[str]] = field(default_factory=dict)  # object -> objects calculated first
     engine: str = "asp"
 
     def to_json(self) -> dict[str, Any]:
@@ -92,4 +93,5 @@ class Resolution:
             "object_loops": sorted(sorted(loop) for loop in self.object_loops),
             "timestamp_ties": sorted(sorted(t) for t in self.timestamp_ties),
             "withdrawn": {oid: sorted(ids) for oid, ids in sorted(self.withdrawn.items()) if ids},
+            "needs": {oid: sorted(q) for oid, q in sorted(self.needs.items()) if q},
         }

@@ -27,25 +27,33 @@ class SolveStats:
     rules: int = 0
     ground_seconds: float = 0.0
     solve_seconds: float = 0.0
-    withdrawn: list[tuple[str, str]] = field(default_factory=list)
+    withdrawn: list[tuple[clingo.Symbol, clingo.Symbol]] = field(default_factory=list)
 
 
-def run(facts: str, ruleset: str, max_steps: int = 100_000) -> tuple[list[clingo.Symbol], SolveStats]:
-    """Solve rounds until no application is withdrawn; return the last model's symbols."""
+def run(
+    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False
+) -> tuple[list[clingo.Symbol], SolveStats]:
+    """Solve rounds until no application is withdrawn; return the last model's symbols.
+
+    `strict` checks after every ground call that grounding decided every atom (the program
+    is stratified); tests use it, it costs a pass over all atoms per step.
+    """
     stats = SolveStats()
     excluded: list[str] = []
     while True:
         stats.rounds += 1
-        symbols = _solve_once(facts + "".join(excluded), ruleset, max_steps, stats)
+        symbols = _solve_once(facts + "".join(excluded), ruleset, max_steps, stats, strict)
         withdrawn = [s for s in symbols if s.name == "withdraw"]
         if not withdrawn:
             return symbols, stats
         for w in withdrawn:
             excluded.append(f"excluded({w.arguments[0]},{w.arguments[1]}).\n")
-            stats.withdrawn.append((str(w.arguments[0]), str(w.arguments[1])))
+            stats.withdrawn.append((w.arguments[0], w.arguments[1]))
 
 
-def _solve_once(facts: str, ruleset: str, max_steps: int, stats: SolveStats) -> list[clingo.Symbol]:
+def _solve_once(
+    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool
+) -> list[clingo.Symbol]:
     messages: list[str] = []
     ctl = clingo.Control(
         ["--models=2"], logger=lambda _code, msg: messages.append(msg), message_limit=20
@@ -60,8 +68,12 @@ def _solve_once(facts: str, ruleset: str, max_steps: int, stats: SolveStats) -> 
             step += 1
             if step > max_steps:
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
-            ctl.ground([("choose", [clingo.Number(step)])])
-            ctl.ground([("apply", [clingo.Number(step)])])
+            # Choosing and applying are separate ground calls: each negates only predicates
+            # an earlier call defined, so each is stratified and grounds to facts.
+            for part in ("choose", "apply"):
+                ctl.ground([(part, [clingo.Number(step)])])
+                if strict:
+                    _check_decided(ctl, f"{part}({step})")
             # The step after every object finished settles their conditions (settle.lp).
             if step >= 2 and _all_finished(ctl, step - 1):
                 break
@@ -86,3 +98,10 @@ def _all_finished(ctl: clingo.Control, step: int) -> bool:
     # The program is stratified, so unfinished(P) is either a fact or false.
     atom = ctl.symbolic_atoms[clingo.Function("unfinished", [clingo.Number(step)])]
     return atom is None or not atom.is_fact
+
+
+def _check_decided(ctl: clingo.Control, where: str) -> None:
+    undecided = [str(a.symbol) for a in ctl.symbolic_atoms if not a.is_fact]
+    if undecided:
+        raise EncodingError(f"grounding left {len(undecided)} atoms undecided after {where}, "
+                            f"e.g. {', '.join(undecided[:3])}")

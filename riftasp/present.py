@@ -1,0 +1,88 @@
+"""Readable text for people: tables of characteristics, explain traces, transitions."""
+
+from __future__ import annotations
+
+from .result import Application, Characteristics, Resolution
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def keywords_text(keywords: dict[str, int]) -> str:
+    return ", ".join(k if v == 1 else f"{k} {v}" for k, v in sorted(keywords.items())) or "-"
+
+
+def resolution_text(res: Resolution) -> str:
+    rows = [
+        [
+            oid,
+            c.name,
+            c.controller or "-",
+            "-" if c.might is None else str(c.might),
+            "yes" if c.mighty else "no",
+            ", ".join(c.types) or "-",
+            ", ".join(c.tags) or "-",
+            keywords_text(c.keywords),
+        ]
+        for oid, c in sorted(res.objects.items())
+    ]
+    out = [table(rows, ["id", "name", "controller", "might", "mighty", "types", "tags", "keywords"])]
+    for cycle in res.dependency_cycles:
+        out.append(f"dependency cycle (timestamp order): {', '.join(cycle)}")
+    for loop in res.object_loops:
+        out.append(f"object loop (calculated together): {', '.join(loop)}")
+    for tie in res.timestamp_ties:
+        out.append(f"timestamp tie broken by board order: {', '.join(tie)}")
+    for oid, ids in sorted(res.withdrawn.items()):
+        out.append(f"withdrawn from {oid} (condition failed at the end): {', '.join(ids)}")
+    return "\n".join(out)
+
+
+def _value(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return keywords_text(value) if value else "none"
+    if isinstance(value, list):
+        return ", ".join(value) or "none"
+    return str(value)
+
+
+def explain_text(res: Resolution, object_id: str) -> str:
+    c: Characteristics = res.objects[object_id]
+    lines = [f"{object_id} ({c.name})"]
+    needs = res.needs.get(object_id, [])
+    loop = next((l for l in res.object_loops if object_id in l), None)
+    if loop:
+        lines.append(f"calculated together with {', '.join(o for o in loop if o != object_id)} (object loop)")
+    outside = [q for q in needs if not loop or q not in loop]
+    if outside:
+        lines.append(f"calculated after {', '.join(outside)} (it reads their characteristics)")
+    apps: list[Application] = res.applied.get(object_id, [])
+    if not apps:
+        lines.append("no effects applied: printed characteristics")
+    rows = [
+        [
+            str(a.step),
+            a.layer + (f".{a.sublayer}" if a.sublayer else ""),
+            a.effect,
+            a.characteristic,
+            f"{_value(a.before)} -> {_value(a.after)}",
+            a.why,
+        ]
+        for a in apps
+    ]
+    if rows:
+        lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
+    for oid, ids in res.withdrawn.items():
+        if oid == object_id:
+            lines.append(f"withdrawn (its condition failed in the final state): {', '.join(ids)}")
+    lines.append(
+        f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
+        f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
+        f"tags {', '.join(c.tags) or 'none'}"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,36 @@
+"""Shared helpers: load a bundled example board and resolve it with an engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from riftasp.board_io import load_board
+from riftasp.result import Resolution
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+ENGINES = ["asp", "reference"]
+
+
+def example(name: str):
+    return load_board(EXAMPLES / f"{name}.json")
+
+
+def run(board, engine: str = "asp") -> Resolution:
+    if engine == "asp":
+        from riftasp.resolve import resolve
+    else:
+        from riftasp.reference import resolve
+    return resolve(board)
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def resolve_example(engine):
+    return lambda name: run(example(name), engine)

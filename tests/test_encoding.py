@@ -1,0 +1,21 @@
+"""Properties of the encoding itself: stratified (grounds to facts), one model, deterministic."""
+
+from __future__ import annotations
+
+import pytest
+
+from riftasp.facts import board_facts
+from riftasp.solver import run
+
+from conftest import EXAMPLES, example
+
+EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_every_example_grounds_to_facts_and_has_one_model(name):
+    board = example(name)
+    symbols, stats = run(board_facts(board), board.ruleset, strict=True)
+    again, _ = run(board_facts(board), board.ruleset)
+    assert sorted(map(str, symbols)) == sorted(map(str, again))
+    assert stats.steps >= 1
