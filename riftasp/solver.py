@@ -78,6 +78,8 @@ def _solve_once(
             if step >= 2 and _all_finished(ctl, step - 1):
                 break
         ctl.ground([("final", [clingo.Number(step)])])
+    except EncodingError:
+        raise
     except RuntimeError as err:
         raise EncodingError("; ".join(messages) or str(err)) from None
     models: list[list[clingo.Symbol]] = []
