@@ -1,0 +1,132 @@
+"""The command line: resolve, explain, diff, facts, schema and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from riftasp.cli import app
+
+from conftest import EXAMPLES
+
+runner = CliRunner()
+
+
+def cli(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_resolve_json_follows_the_output_contract():
+    result = cli("resolve", EXAMPLES / "fiora-buffed-defending.json", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["ruleset"] == "riftbound"
+    assert data["objects"]["fiora"] == {
+        "name": "Fiora, Victorious", "controller": "alice", "might": 6, "mighty": True,
+        "tags": [], "types": ["unit"], "keywords": {"Deflect": 1, "Ganking": 1, "Shield": 1},
+        "zone": "battlefield"}
+    assert [a["effect"] for a in data["applied"]["fiora"]] == [
+        "buff:fiora", "fiora.mighty_keywords", "keyword:Shield:fiora"]
+    assert data["dependency_cycles"] == [] and data["object_loops"] == []
+
+
+def test_resolve_table_lists_every_object():
+    result = cli("resolve", EXAMPLES / "showcase.json")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["id", "name", "controller", "might", "mighty", "types", "tags",
+                                "keywords"]
+    fiora = next(line for line in lines if line.startswith("fiora"))
+    assert "7" in fiora.split() and "Deflect, Ganking, Shield" in fiora
+
+
+def test_resolve_with_the_reference_engine():
+    result = cli("resolve", EXAMPLES / "set-then-modify.json", "--json", "--engine", "reference")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["objects"]["u1"]["might"] == 6
+
+
+def test_explain_shows_the_recheck_of_the_ability_layer():
+    result = cli("explain", EXAMPLES / "fiora-buffed-defending.json", "fiora")
+    assert result.exit_code == 0
+    grant = next(line for line in result.stdout.splitlines() if "fiora.mighty_keywords" in line)
+    assert grant.split()[:2] == ["2", "abilities"]
+    assert "recheck" in grant and "none -> Deflect, Ganking, Shield" in grant
+    data = json.loads(cli("explain", EXAMPLES / "fiora-buffed-defending.json", "fiora", "--json").stdout)
+    assert [(a["effect"], a["before"], a["after"]) for a in data["applied"]] == [
+        ("buff:fiora", 4, 5),
+        ("fiora.mighty_keywords", {}, {"Deflect": 1, "Ganking": 1, "Shield": 1}),
+        ("keyword:Shield:fiora", 5, 6)]
+
+
+def test_explain_names_the_objects_calculated_first():
+    result = cli("explain", EXAMPLES / "object-chain.json", "c")
+    assert "calculated after b" in result.stdout
+
+
+def test_explain_rejects_an_unknown_object():
+    result = cli("explain", EXAMPLES / "object-chain.json", "zz")
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("unknown object 'zz'")
+
+
+def test_diff_reports_no_transition_from_intermediate_values():
+    # 4 -> (set 5, -1) = 4: never Mighty, whatever the layers used on the way.
+    result = cli("diff", EXAMPLES / "intermediate-start.json",
+                 EXAMPLES / "intermediate-set5-minus1.json", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == []
+
+
+def test_diff_reports_a_real_transition_to_mighty():
+    result = cli("diff", EXAMPLES / "intermediate-start.json", EXAMPLES / "intermediate-real-five.json")
+    assert result.stdout.splitlines() == ["u1 becomes Mighty", "u1 Might 4 -> 5"]
+
+
+def test_diff_buff_removed_reports_fiora_losing_her_keywords():
+    result = cli("diff", EXAMPLES / "fiora-buffed-defending.json",
+                 EXAMPLES / "fiora-defending-buff-removed.json")
+    assert result.stdout.splitlines() == [
+        "fiora is no longer Mighty", "fiora Might 6 -> 4", "fiora loses Deflect",
+        "fiora loses Ganking", "fiora loses Shield"]
+
+
+def test_facts_round_trip_through_an_lp_board(tmp_path):
+    facts = cli("facts", EXAMPLES / "showcase.json")
+    assert facts.exit_code == 0 and "effect_op(" in facts.stdout
+    board_lp = tmp_path / "showcase.lp"
+    board_lp.write_text(facts.stdout)
+    from_lp = json.loads(cli("resolve", board_lp, "--json").stdout)
+    from_json = json.loads(cli("resolve", EXAMPLES / "showcase.json", "--json").stdout)
+    assert from_lp["objects"] == from_json["objects"]
+
+
+def test_schema_is_json():
+    result = cli("schema")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["type"] == "object"
+
+
+def test_bad_input_exits_2_with_one_line_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": ["alice"], "objects": [')
+    proc = subprocess.run([sys.executable, "-m", "riftasp.cli", "resolve", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{bad}: ")
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_input_names_the_field(tmp_path):
+    bad = tmp_path / "board.json"
+    bad.write_text(json.dumps({"players": ["alice"], "objects": [
+        {"id": "u1", "name": "U", "type": "unit", "owner": "alice", "zone": "base", "might": 3,
+         "attached_to": "u9"}]}))
+    result = cli("resolve", bad)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{bad}: objects[0].attached_to: unknown object 'u9'"
