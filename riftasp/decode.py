@@ -44,8 +44,13 @@ def decode(
         else:
             by[sym.name].append(tuple(sym.arguments))
 
+    names: dict[clingo.Symbol, str] = {}
+
     def name(sym: clingo.Symbol) -> str:
-        return instance_id(sym, copied)
+        # Symbol access crosses into C on every call: name each instance once.
+        if sym not in names:
+            names[sym] = instance_id(sym, copied)
+        return names[sym]
 
     objects = _characteristics(by)
     stages = {str(a[0]): (str(a[2]), None if str(a[3]) == "none" else str(a[3])) for a in by["stage"]}
