@@ -8,6 +8,12 @@ import clingo
 
 from .result import Application, Characteristics, Resolution
 
+# What each operation changes, named in the trace even when the value stays the same.
+CHARACTERISTIC_OF_OP = {
+    "copy": "copy", "set_controller": "controller", "add_tag": "tags", "remove_tag": "tags",
+    "gain_keyword": "keywords", "lose_keyword": "keywords", "lose_all_abilities": "abilities",
+}
+
 
 def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
     """The name users see for an instance term (docs/semantics.md §2)."""
@@ -70,6 +76,7 @@ def decode(
 
     applied: dict[str, list[Application]] = defaultdict(list)
     trace = _traces(by)
+    ops = {inst: str(op) for inst, op in by["applied_op"]}
     for inst, obj, step, stage, stamp in by["applied"]:
         oid, p = obj.string, step.number
         layer, sublayer = stages[str(stage)]
@@ -78,7 +85,8 @@ def decode(
         if deps:
             why_tags = sorted(set(why_tags) | {"dependency"})
         why_tags = ["timestamp"] + [t for t in why_tags if t != "timestamp"]
-        characteristic, before, after = trace.get((oid, p), ("none", None, None))
+        _, before, after = trace.get((oid, p), (None, None, None))
+        characteristic = CHARACTERISTIC_OF_OP.get(ops.get(inst, ""), "might")
         applied[oid].append(
             Application(
                 effect=name(inst),
