@@ -19,3 +19,17 @@ def test_every_example_grounds_to_facts_and_has_one_model(name):
     again, _ = run(board_facts(board), board.ruleset)
     assert sorted(map(str, symbols)) == sorted(map(str, again))
     assert stats.steps >= 1
+
+
+LP_BOARDS = sorted(p.stem for p in (EXAMPLES.parent / "facts" / "boards").glob("*.lp"))
+
+
+@pytest.mark.parametrize("name", LP_BOARDS)
+def test_bundled_lp_boards_resolve_like_their_json(name):
+    from riftasp.board_io import load_board
+    from riftasp.resolve import resolve
+
+    from_lp = resolve(load_board(EXAMPLES.parent / "facts" / "boards" / f"{name}.lp"))
+    from_json = resolve(example(name))
+    assert from_lp.to_json()["objects"] == from_json.to_json()["objects"]
+    assert from_lp.to_json()["applied"] == from_json.to_json()["applied"]
