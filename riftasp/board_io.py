@@ -1093,7 +1093,9 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
     names.player(obj.owner, _key(path, "owner"))
     names.player(obj.controller, _key(path, "controller"))
     _check_unique(obj.tags, _key(path, "tags"), "tag")
-    _check_unique(tuple(map(str, obj.keywords)), _key(path, "keywords"), "keyword")
+    # A keyword is named once: "Shield 2" and "Shield 1" in one list would leave the total to
+    # the order of the list (docs/semantics.md §3); write "Shield 3".
+    _check_unique(tuple(k.name for k in obj.keywords), _key(path, "keywords"), "keyword")
     _check_unique(obj.status, _key(path, "status"), "status")
     if obj.buff_since is not None and not obj.buffed:
         raise _Invalid(_key(path, "buff_since"), "given without \"buff\": true")
@@ -1177,7 +1179,7 @@ def _check_op(op: Operation, path: str, names: _Names) -> None:
         names.object(op.of, _key(path, "of"))
     if op.name == "set_controller":
         names.player(op.player, _key(path, "player"))
-    _check_unique(tuple(map(str, op.keywords)), _key(path, "keywords"), "keyword")
+    _check_unique(tuple(k.name for k in op.keywords), _key(path, "keywords"), "keyword")
 
 
 def _check_target(entry: _Placed, names: _Names) -> None:

@@ -702,7 +702,7 @@ def operations(draw, objects: list[str], players: list[str]) -> Operation:
         "tag": lambda: draw(TEXT),
         "keywords": lambda: tuple(
             draw(st.lists(KEYWORD if name == "gain_keywords" else st.builds(Keyword, KEYWORD_NAME),
-                          min_size=1, max_size=3, unique=True))
+                          min_size=1, max_size=3, unique_by=lambda k: k.name))
         ),  # fmt: skip
         "amount": lambda: draw(st.integers(0, INT_MAX)),
         "max": lambda: draw(NUMBER),
@@ -796,7 +796,7 @@ def boards(draw) -> Board:
             since=since,
             might=draw(st.none() | NUMBER),
             tags=tuple(draw(st.lists(TEXT, max_size=2, unique=True))),
-            keywords=tuple(draw(st.lists(KEYWORD, max_size=2, unique=True))),
+            keywords=tuple(draw(st.lists(KEYWORD, max_size=2, unique_by=lambda k: k.name))),
             status=tuple(draw(st.lists(st.sampled_from(STATUSES), unique=True))),
             location=draw(st.none() | TEXT),
             attached_to=attached_to,

@@ -136,3 +136,18 @@ def test_assault_adds_its_value_while_attacking(engine):
                unit("u2", 2, keywords=["Assault 3"])])
     res = run(b, engine)
     assert (res.objects["u1"].might, res.objects["u2"].might) == (5, 2)
+
+
+def test_a_keyword_named_twice_in_one_list_is_an_input_error():
+    # "Shield 2" and "Shield 1" in one list would leave the total to the list's order.
+    import pytest
+
+    from riftasp.board_io import BoardError
+
+    with pytest.raises(BoardError) as err:
+        board([unit("u1", 2, keywords=["Shield 2", "Shield 1"])])
+    assert str(err.value) == "inline: objects[0].keywords[1]: duplicate keyword 'Shield'"
+    with pytest.raises(BoardError) as err:
+        board([unit("u1", 2)], [ongoing("e", 1, {"op": "gain_keywords",
+                                                  "keywords": ["Shield", "Shield 1"]}, ["u1"])])
+    assert str(err.value) == "inline: effects[0].op.keywords[1]: duplicate keyword 'Shield'"
