@@ -151,3 +151,16 @@ def test_a_keyword_named_twice_in_one_list_is_an_input_error():
         board([unit("u1", 2)], [ongoing("e", 1, {"op": "gain_keywords",
                                                   "keywords": ["Shield", "Shield 1"]}, ["u1"])])
     assert str(err.value) == "inline: effects[0].op.keywords[1]: duplicate keyword 'Shield'"
+
+
+def test_two_units_that_copy_each_other_swap_printed_values(engine):
+    # A loop: both copy at once from the other's state after the previous step; the copied
+    # "copy the other" abilities then copy themselves, which keeps what they have.
+    b = board([
+        unit("u1", 2, rules_text=[{"id": "e1", "op": {"op": "copy", "of": "u2"}}]),
+        unit("u2", 3, tags=["Mech"], rules_text=[{"id": "e2", "op": {"op": "copy", "of": "u1"}}]),
+    ])
+    res = run(b, engine)
+    assert (res.objects["u1"].name, res.objects["u1"].might, res.objects["u1"].tags) == ("u2", 3, ("Mech",))
+    assert (res.objects["u2"].name, res.objects["u2"].might, res.objects["u2"].tags) == ("u1", 2, ())
+    assert res.object_loops == [["u1", "u2"]]
