@@ -133,6 +133,120 @@ def schema() -> None:
     emit_json(board_schema())
 
 
+# ---- cross-checking engines (docs/crosscheck.md) ----------------------------------------------
+
+ENGINE_HELP = "asp, reference, or a command: one JSON board on stdin, the resolve JSON on stdout"
+PERSISTENT_HELP = "The command reads one board per line and answers one result per line (started once)"
+PROGRESS_AFTER = 20  # boards; fewer finish before a progress bar would help
+
+
+def _engine(spec: str, persistent: bool, timeout: float):
+    from .engines import EngineError, make_engine
+
+    try:
+        return make_engine(spec, persistent=persistent, timeout=timeout)
+    except EngineError as err:
+        fail(str(err))
+
+
+@app.command()
+def crosscheck(
+    boards: list[Path] = typer.Argument(..., help="Board files or folders (searched for .json, .yaml, .lp)"),
+    engine: str = typer.Option(..., "--engine", help=ENGINE_HELP),
+    persistent: bool = typer.Option(False, "--persistent", help=PERSISTENT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report"),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
+) -> None:
+    """Compare riftasp with another engine on board files; exit 0 only when all agree."""
+    from contextlib import nullcontext
+
+    from .crosscheck import CrosscheckReport, board_files, check_board
+    from .engines import EngineError
+    from .resolve import resolve as riftasp
+    from .solver import EncodingError
+
+    files = board_files(boards)
+    if not files:
+        fail("no board files found in " + ", ".join(map(str, boards)))
+    loaded = [load(path) for path in files]  # bad input stops before any engine starts
+    other = _engine(engine, persistent, timeout)
+    report = CrosscheckReport(other.name, [])
+    show = sys.stderr.isatty() or len(loaded) > PROGRESS_AFTER
+    bar = typer.progressbar(loaded, label="crosscheck", file=sys.stderr) if show else nullcontext(loaded)
+    try:
+        with bar as items:
+            for b in items:
+                report.checks.append(check_board(b, other, riftasp))
+    except EngineError as err:
+        fail(str(err))
+    except EncodingError as err:
+        fail(f"internal error in the encoding: {err}", code=3)
+    finally:
+        other.close()
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(report.text())
+    raise typer.Exit(1 if report.disagreeing else 0)
+
+
+@app.command()
+def fuzz(
+    engine: str = typer.Option("reference", "--engine", help=ENGINE_HELP),
+    persistent: bool = typer.Option(False, "--persistent", help=PERSISTENT_HELP),
+    seed: int = typer.Option(0, "--seed", help="The same seed and count generate the same boards"),
+    count: int = typer.Option(200, "--count", min=1, help="Boards to generate (shrinking not counted)"),
+    time_limit: float | None = typer.Option(None, "--time-limit", help="Stop generating after this many seconds"),
+    out: Path = typer.Option(Path("fuzz-out"), "--out", help="Folder for the shrunk counterexamples"),
+    max_found: int = typer.Option(20, "--max-found", min=1, help="Stop after this many distinct disagreements"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report"),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
+) -> None:
+    """Random boards, riftasp against an engine; every disagreement shrunk and written to --out."""
+    try:
+        from .fuzz import fuzz as run_fuzz, write_counterexamples
+    except ImportError as err:
+        fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
+
+    other = _engine(engine, persistent, timeout)
+
+    def found(example) -> None:
+        if not as_json:
+            first = example.disagreements[0]
+            typer.echo(f"disagreement: {first.object}.{first.field} on a board of "
+                       f"{len(example.board['objects'])} objects (shrunk)", err=True)
+
+    try:
+        report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, on_found=found, max_found=max_found)
+    finally:
+        other.close()
+    write_counterexamples(report, out)
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(_fuzz_text(report))
+    if report.failure is not None:
+        fail(f"{report.failure.message} (board written to {report.failure.path})",
+             code=3 if report.failure.side == "riftasp" else 2)
+    raise typer.Exit(1 if report.counterexamples else 0)
+
+
+def _fuzz_text(report) -> str:
+    from .crosscheck import value_text
+
+    lines = []
+    for example in report.counterexamples:
+        lines.append(f"{example.path}: {len(example.board['objects'])} objects")
+        for d in example.disagreements:
+            lines.append(f"  {d.object}.{d.field}: riftasp {value_text(d.riftasp_value, d.field)}, "
+                         f"engine {value_text(d.engine_value, d.field)}")
+    stop = " (time limit reached)" if report.timed_out else ""
+    lines.append(f"{report.generated} boards generated{stop}, {report.shrink_runs} compared while shrinking, "
+                 f"{len(report.counterexamples)} disagreements (riftasp vs {report.engine}, seed {report.seed}, "
+                 f"{report.seconds:.1f}s)")
+    return "\n".join(lines)
+
+
 def main() -> None:
     app()
 

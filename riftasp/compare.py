@@ -1,0 +1,71 @@
+"""Comparing two engines' results (the resolve JSON contract) characteristic by characteristic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .result import COMPARED_FIELDS
+
+# The field named by a disagreement about an object one side does not report at all.
+OBJECT_FIELD = "object"
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One characteristic of one object on which riftasp and the other engine differ.
+
+    For an object only one side reports, `field` is "object" and the missing side's value is
+    None (the other side's value is its compared characteristics).
+    """
+
+    board: str
+    object: str
+    field: str
+    riftasp_value: Any
+    engine_value: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "object": self.object,
+            "field": self.field,
+            "riftasp": self.riftasp_value,
+            "engine": self.engine_value,
+        }
+
+
+def normalize(field: str, value: Any) -> Any:
+    """The value as compared: tags and types are sets, whatever order an engine lists them in."""
+    if field in ("tags", "types") and isinstance(value, list):
+        return sorted(value, key=str)
+    if field == "keywords" and isinstance(value, dict):
+        return dict(sorted(value.items()))
+    return value
+
+
+def _compared(characteristics: dict[str, Any]) -> dict[str, Any]:
+    return {f: normalize(f, characteristics.get(f)) for f in COMPARED_FIELDS}
+
+
+def compare(board: str, riftasp: dict[str, Any], engine: dict[str, Any]) -> list[Disagreement]:
+    """Every disagreement between two results of one board, in object id then field order."""
+    ours: dict[str, Any] = riftasp.get("objects", {})
+    theirs: dict[str, Any] = engine.get("objects", {})
+    found: list[Disagreement] = []
+    for oid in sorted(set(ours) | set(theirs)):
+        if oid not in theirs or oid not in ours:
+            found.append(Disagreement(
+                board, oid, OBJECT_FIELD,
+                _compared(ours[oid]) if oid in ours else None,
+                _compared(theirs[oid]) if oid in theirs else None,
+            ))  # fmt: skip
+            continue
+        a, b = _compared(ours[oid]), _compared(theirs[oid])
+        # Booleans are not integers here: `mighty: 1` is not `mighty: true`.
+        found.extend(
+            Disagreement(board, oid, f, a[f], b[f])
+            for f in COMPARED_FIELDS
+            if a[f] != b[f] or type(a[f]) is not type(b[f])
+        )
+    return found
