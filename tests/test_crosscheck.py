@@ -85,6 +85,9 @@ def test_board_files_searches_folders_recursively(tmp_path):
 # ---- (b) the ASP resolver and the reference engine on generated boards -----------------------
 
 ASP_VS_REFERENCE_BOARDS = 2000
+# Still open: a chain of three copies with tied timestamps on two objects copying each other
+# (listed in the closing note of stop 4). strict: its fixture test fails once the engines agree.
+OPEN = {"copy-of-an-object-whose-last-copy-is-itself"}
 
 
 def test_asp_and_reference_agree_on_generated_boards():
@@ -93,18 +96,16 @@ def test_asp_and_reference_agree_on_generated_boards():
     report = fuzz(make_engine("reference"), seed=0, count=ASP_VS_REFERENCE_BOARDS)
     seconds = time.monotonic() - start
     assert report.generated >= ASP_VS_REFERENCE_BOARDS
+    # The open disagreement (OPEN above) is pinned by its own strict xfail; any other fails here.
+    open_boards = [json.loads(p.read_text()) for p in KNOWN if p.stem in OPEN]
+    counterexamples = [c for c in report.counterexamples if c.board not in open_boards]
     found = [json.dumps(c.board) + "\n  " + "; ".join(
         f"{d.object}.{d.field}: asp {d.riftasp_value!r}, reference {d.engine_value!r}" for d in c.disagreements)
-        for c in report.counterexamples]  # fmt: skip
+        for c in counterexamples]  # fmt: skip
     summary = f"{len(found)} ASP/reference disagreements in {report.generated} boards ({seconds:.0f}s)"
     if found:  # shown in the warnings summary even while the test is marked xfail
         warnings.warn(summary + ":\n" + "\n".join(found), stacklevel=1)
     assert not found, summary + ":\n" + "\n".join(found)
-
-
-# Still open: a chain of three copies with tied timestamps on two objects copying each other
-# (listed in the closing note of stop 4). strict: the test fails once the engines agree.
-OPEN = {"copy-of-an-object-whose-last-copy-is-itself"}
 
 
 @pytest.mark.parametrize("path", [
