@@ -13,7 +13,7 @@ The vocabulary (all ids, names, players, tags and keywords are strings):
     effect_target_id(E, O).  effect_filter(E, F).  effect_condition(E, C).
 
 Listing is the tuple (object index, part, position, 0) that breaks timestamp ties
-(docs/semantics.md §2); `excluded(E, O)` facts carry withdrawn applications between rounds.
+(docs/semantics.md §2). The solver adds `excluded(I, O)` facts for withdrawn applications.
 """
 
 from __future__ import annotations
@@ -85,6 +85,3 @@ def effect_facts(effect: Effect) -> list[str]:
         lines.append(f"effect_timestamp({e},{effect.timestamp}).")
     return lines
 
-
-def exclusion_facts(excluded: set[tuple[str, str]]) -> str:
-    return "".join(f"excluded({quote(e)},{quote(o)}).\n" for e, o in sorted(excluded))
