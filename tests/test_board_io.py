@@ -11,6 +11,8 @@ from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+
+from budget import budget
 from hypothesis import strategies as st
 
 from riftasp.board_io import (
@@ -831,15 +833,17 @@ def boards(draw) -> Board:
     )
 
 
-ROUND_TRIPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ROUND_TRIPS = settings(max_examples=budget(25, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.thorough
 @ROUND_TRIPS
 @given(boards())
 def test_facts_read_back_into_the_same_board(board: Board):
     assert board_from_facts(board_facts(board), "generated") == board
 
 
+@pytest.mark.thorough
 @ROUND_TRIPS
 @given(boards())
 def test_json_reads_back_into_the_same_board(board: Board):
@@ -848,6 +852,7 @@ def test_json_reads_back_into_the_same_board(board: Board):
     assert load_board_text(json.dumps(data), "generated") == board
 
 
+@pytest.mark.thorough
 @ROUND_TRIPS
 @given(boards())
 def test_generated_boards_fit_the_schema(board: Board):
@@ -891,7 +896,7 @@ def mutated_boards(draw) -> Any:
     return data
 
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=budget(60, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def reads(data: Any) -> bool:
@@ -904,12 +909,14 @@ def reads(data: Any) -> bool:
     return True
 
 
+@pytest.mark.thorough
 @FUZZ
 @given(mutated_boards())
 def test_any_mutated_board_reads_or_fails_with_a_board_error(data: Any):
     reads(data)
 
 
+@pytest.mark.thorough
 @FUZZ
 @given(mutated_boards())
 def test_the_schema_accepts_every_mutated_board_the_reader_accepts(data: Any):
@@ -918,7 +925,8 @@ def test_the_schema_accepts_every_mutated_board_the_reader_accepts(data: Any):
         assert schema_errors(data) == []
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.thorough
+@settings(max_examples=budget(60, 200), deadline=None)
 @given(st.data())
 def test_any_mutated_lp_board_reads_or_fails_with_a_board_error(data: st.DataObject):
     lines = spec_facts().splitlines()

@@ -23,6 +23,7 @@ from riftasp.fuzz import fuzz
 from riftasp.reduce import reduce_board
 from riftasp.strategies import boards
 
+from budget import budget
 from conftest import EXAMPLES, ROOT
 
 runner = CliRunner()
@@ -84,7 +85,7 @@ def test_board_files_searches_folders_recursively(tmp_path):
 
 # ---- (b) the ASP resolver and the reference engine on generated boards -----------------------
 
-ASP_VS_REFERENCE_BOARDS = 2000
+ASP_VS_REFERENCE_BOARDS = budget(150, 2000)
 # Still open: a chain of three copies with tied timestamps on two objects copying each other
 # (listed in the closing note of stop 4), and the same question reached through copied copy
 # abilities: copying an object whose latest copy was of itself. strict: each fixture test fails
@@ -92,6 +93,7 @@ ASP_VS_REFERENCE_BOARDS = 2000
 OPEN = {"copy-of-an-object-whose-last-copy-is-itself", "copied-self-copy-ability"}
 
 
+@pytest.mark.thorough
 def test_asp_and_reference_agree_on_generated_boards():
     # In process (no subprocess per board): the ASP resolver's ~30 ms per board is the cost.
     start = time.monotonic()
@@ -125,14 +127,16 @@ def test_fixed_disagreement_stays_fixed(path):
 # ---- (c) fuzzing catches a broken engine ------------------------------------------------------
 
 
+@pytest.mark.thorough
 def test_fuzz_catches_the_broken_engine_and_writes_minimal_boards(tmp_path):
     # Persistent mode: the same boards and answers as one-shot, without a process per board.
     out = tmp_path / "out"
-    result = cli("fuzz", "--count", 500, "--seed", 1, "--engine", BROKEN + " --persistent", "--persistent",
+    count = budget(40, 500)
+    result = cli("fuzz", "--count", count, "--seed", 1, "--engine", BROKEN + " --persistent", "--persistent",
                  "--out", out, "--json")
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
-    assert report["generated"] == 500 and report["disagreements_found"] >= 1
+    assert report["generated"] == count and report["disagreements_found"] >= 1
     files = sorted(out.glob("*.json"))
     assert [str(p) for p in files] == sorted(c["file"] for c in report["counterexamples"])
     for path in files:
@@ -280,7 +284,8 @@ def test_cli_engine_errors_exit_2_without_traceback(tmp_path):
 # ---- strategies and reduction -----------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.thorough
+@settings(max_examples=budget(60, 300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(boards())
 def test_generated_boards_are_valid_and_small(data):
     board = board_from_dict(data)

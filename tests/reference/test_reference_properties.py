@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
+
+from budget import budget
 from hypothesis import strategies as st
 
 from riftasp.model import (
@@ -166,7 +169,8 @@ def boards(draw) -> Board:
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.thorough
+@settings(max_examples=budget(60, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_random_boards_keep_the_engine_invariants(board):
     engine.CHECK_MODE, saved = True, engine.CHECK_MODE
