@@ -44,6 +44,7 @@ from .model import (
     Target,
 )
 from .resources import rulesets
+from .ruleset_data import KeywordRules, keyword_rules
 from .terms import decode_condition, decode_ops, decode_target, quote
 
 CONDITION_TIMINGS = ("settled", "immediate")
@@ -1059,13 +1060,16 @@ def _check_board(board: Board, paths: _JsonPaths | _FactPaths) -> None:
     names = _Names(board.players, objects)
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
+    rules = keyword_rules(board.ruleset)
     for index, obj in enumerate(board.objects):
         _check_object(index, obj, names, paths.object(index, obj))
+        _check_keyword_numbers(obj.keywords, _key(paths.object(index, obj), "keywords"), rules)
     _check_attachment_cycles(board, paths)
     placed = list(_placed_effects(board, paths))
     _check_effect_ids(placed)
     for entry in placed:
         _check_effect(entry, names)
+        _check_keyword_numbers(entry.effect.op.keywords, _key(_key(entry.path, "op"), "keywords"), rules)
 
 
 def _check_players(board: Board, paths: _JsonPaths | _FactPaths) -> None:
@@ -1110,6 +1114,17 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
             raise _Invalid(where, f"{_q(obj.id)} is in {obj.zone}; only objects on the board are attached")
         if not bearer.on_board:
             raise _Invalid(where, f"{_q(bearer.id)} is not on the board (it is in {bearer.zone})")
+
+
+def _check_keyword_numbers(keywords: Sequence[Keyword], path: str, rules: KeywordRules) -> None:
+    # Only summing keywords carry a number (docs/semantics.md §3): "Ganking 2" means nothing.
+    for index, keyword in enumerate(keywords):
+        if keyword.value is not None and not rules.sums(keyword.name):
+            summing = ", ".join(sorted(rules.summing))
+            raise _Invalid(
+                _item(path, index),
+                f"{_q(keyword.name)} does not add up, so it takes no number (only {summing} do)",
+            )
 
 
 def _check_unique(values: Sequence[Any], path: str, what: str) -> None:

@@ -14,6 +14,11 @@ def encoding_files(ruleset: str) -> list[Path]:
     return [_path(p) for p in shared + own]
 
 
+def ruleset_file(ruleset: str, name: str) -> Path:
+    """A data file of a ruleset's encoding folder (e.g. its ruleset.toml)."""
+    return _path(files("riftasp.encodings").joinpath(ruleset, name))
+
+
 def card_library(ruleset: str) -> Path:
     return _path(files("riftasp.library").joinpath("cards", f"{ruleset}.lp"))
 

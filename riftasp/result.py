@@ -23,7 +23,9 @@ class Application:
     sublayer: str | None
     timestamp: int
     why: str
-    reasons: tuple[str, ...]  # among "timestamp", "dependency", "cycle", "recheck", "tie", "unblocked"
+    # "timestamp" first, then any of "dependency", "immediately_after", "cycle", "tie", "recheck",
+    # "unblocked", "became_applicable", "waited" (docs/semantics.md §11)
+    reasons: tuple[str, ...]
     depends_on: tuple[str, ...]
     characteristic: str
     before: Any
@@ -55,6 +57,7 @@ class Characteristics:
     types: tuple[str, ...]
     keywords: dict[str, int]
     zone: str = "base"
+    abilities: tuple[str, ...] = ()  # names of the abilities it holds at the end
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +69,27 @@ class Characteristics:
             "types": sorted(self.types),
             "keywords": dict(sorted(self.keywords.items())),
             "zone": self.zone,
+            "abilities": sorted(self.abilities),
+        }
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """An application taken out by the final check (docs/semantics.md §8), and why."""
+
+    object: str
+    effect: str
+    round: int  # the round whose final state it failed in (1 = the first calculation)
+    failed: tuple[str, ...]  # among "existence", "target", "condition"
+    because: tuple[str, ...]  # the culprits: applications that changed what the failing part reads
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "object": self.object,
+            "effect": self.effect,
+            "round": self.round,
+            "failed": list(self.failed),
+            "because": list(self.because),
         }
 
 
@@ -80,6 +104,8 @@ class Resolution:
     withdrawn: dict[str, list[str]] = field(default_factory=dict)
     needs: dict[str, list[str]] = field(default_factory=dict)  # object -> objects calculated first
     engine: str = "asp"
+    paradoxes: list[list[str]] = field(default_factory=list)
+    withdrawals: list[Withdrawal] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,4 +120,8 @@ class Resolution:
             "timestamp_ties": sorted(sorted(t) for t in self.timestamp_ties),
             "withdrawn": {oid: sorted(ids) for oid, ids in sorted(self.withdrawn.items()) if ids},
             "needs": {oid: sorted(q) for oid, q in sorted(self.needs.items()) if q},
+            "paradoxes": sorted(sorted(p) for p in self.paradoxes),
+            "withdrawals": [
+                w.to_json() for w in sorted(self.withdrawals, key=lambda w: (w.round, w.object, w.effect))
+            ],
         }

@@ -1,0 +1,32 @@
+"""Ruleset data that Python reads: `encodings/<ruleset>/ruleset.toml`.
+
+One source for what several places need to know about a ruleset's keywords: board validation,
+the facts the encoding sees, the reference engine and the board generators.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from .resources import ruleset_file
+
+
+@dataclass(frozen=True)
+class KeywordRules:
+    summing: frozenset[str]  # instances add their values; a missing number counts as 1
+    bonus: dict[str, str]  # keyword -> status during which it adds its value to Might
+
+    def sums(self, keyword: str) -> bool:
+        return keyword in self.summing
+
+
+@cache
+def keyword_rules(ruleset: str) -> KeywordRules:
+    data = tomllib.loads(ruleset_file(ruleset, "ruleset.toml").read_text(encoding="utf-8"))
+    keywords = data.get("keywords", {})
+    return KeywordRules(
+        summing=frozenset(keywords.get("summing", [])),
+        bonus=dict(sorted(keywords.get("bonus", {}).items())),
+    )
