@@ -95,6 +95,9 @@ def explain(
             "object_loops": [l for l in res.object_loops if object_id in l],
             "applied": [a.to_json() for a in res.applied.get(object_id, [])],
             "withdrawn": res.withdrawn.get(object_id, []),
+            "withdrawals": [w.to_json() for w in res.withdrawals if w.object == object_id],
+            "paradoxes": [p for p in res.paradoxes
+                          if any(w.object == object_id and w.effect in p for w in res.withdrawals)],
         })
     else:
         typer.echo(explain_text(res, object_id))

@@ -6,7 +6,8 @@ from collections import defaultdict
 
 import clingo
 
-from .result import Application, Characteristics, Resolution
+from .result import Application, Characteristics, Resolution, Withdrawal
+from .solver import RoundWithdrawal
 
 # What each operation changes, named in the trace even when the value stays the same.
 CHARACTERISTIC_OF_OP = {
@@ -27,7 +28,9 @@ def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
     if sym.name == "bonus":
         return f"bonus:{args[0]}"
     if sym.name == "kw":
-        return f"keyword:{args[0]}:{args[1]}"
+        keyword, source, obj = sym.arguments
+        base = f"keyword:{args[0]}:{args[2]}"
+        return base if source.name == "printed" else f"{base}:{instance_id(source, copied)}"
     return str(sym)
 
 
@@ -40,7 +43,7 @@ def _s(sym: clingo.Symbol):
 
 
 def decode(
-    symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[tuple[clingo.Symbol, clingo.Symbol]] = ()
+    symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[RoundWithdrawal] = ()
 ) -> Resolution:
     by: dict[str, list[tuple]] = defaultdict(list)
     copied: set[clingo.Symbol] = set()
@@ -58,7 +61,7 @@ def decode(
             names[sym] = instance_id(sym, copied)
         return names[sym]
 
-    objects = _characteristics(by)
+    objects = _characteristics(by, copied)
     stages = {str(a[0]): (str(a[2]), None if str(a[3]) == "none" else str(a[3])) for a in by["stage"]}
     reasons: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, step, why in by["reason"]:
@@ -66,13 +69,10 @@ def decode(
     depends: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, on in by["dependency"]:
         depends[(inst, obj)].append(name(on))
+    # cycle_member(O, P, I, Q): in step P the application to O was in a cycle with I on Q.
     cycle_sets: dict[tuple, set[str]] = defaultdict(set)
-    for obj, step, rep, inst in by["cycle_member"]:
-        cycle_sets[(obj, step.number, rep)].add(name(inst))
-    partners: dict[tuple, set[str]] = defaultdict(set)
-    for (obj, step, _), members in cycle_sets.items():
-        for member in members:
-            partners[(member, obj, step)] |= members - {member}
+    for obj, step, inst, _ in by["cycle_member"]:
+        cycle_sets[(obj, step.number)].add(name(inst))
 
     applied: dict[str, list[Application]] = defaultdict(list)
     trace = _traces(by)
@@ -94,7 +94,7 @@ def decode(
                 layer=layer,
                 sublayer=sublayer,
                 timestamp=stamp.number,
-                why=_why(layer, stamp.number, why_tags, deps, sorted(partners[(name(inst), obj, p)])),
+                why=_why(layer, stamp.number, why_tags, deps, sorted(cycle_sets.get((obj, p), set()) - {name(inst)})),
                 reasons=tuple(why_tags),
                 depends_on=tuple(deps),
                 characteristic=characteristic,
@@ -105,11 +105,12 @@ def decode(
     for apps in applied.values():
         apps.sort(key=lambda a: a.step)
 
-    cycles = sorted({tuple(sorted(m)) for m in cycle_sets.values()})
+    # A cycle is reported when two or more of its members exist (docs/semantics.md §6.7).
+    cycles = sorted({tuple(sorted(m)) for m in cycle_sets.values() if len(m) >= 2})
     loops: dict[str, list[str]] = defaultdict(list)
     for group, obj in by["loop_member"]:
         loops[group.string].append(obj.string)
-    ties = sorted({tuple(sorted((name(a), name(b)))) for a, b, _, _ in by["tie"]})
+    ties = sorted({tuple(sorted((name(a), name(b)))) for a, b, _, _ in by["tie"] if name(a) != name(b)})
     needs: dict[str, list[str]] = defaultdict(list)
     for obj, other in by["needs"]:
         needs[obj.string].append(other.string)
@@ -122,18 +123,34 @@ def decode(
         timestamp_ties=[list(t) for t in ties],
         needs={oid: sorted(q) for oid, q in needs.items()},
         withdrawn=_withdrawn(withdrawn, name),
+        withdrawals=[
+            Withdrawal(w.object.string, name(w.instance), w.round, w.failed,
+                       tuple(sorted({name(c) for c, _ in w.because})))
+            for w in withdrawn
+        ],
+        paradoxes=_paradoxes(by["reported_paradox"], name),
     )
 
 
-def _withdrawn(pairs, name) -> dict[str, list[str]]:
+def _withdrawn(rounds: list[RoundWithdrawal], name) -> dict[str, list[str]]:
     out: dict[str, list[str]] = defaultdict(list)
-    for inst, obj in pairs:
-        out[obj.string].append(name(inst))
+    for w in rounds:
+        out[w.object.string].append(name(w.instance))
     return {oid: sorted(ids) for oid, ids in out.items()}
 
 
-def _characteristics(by: dict[str, list[tuple]]) -> dict[str, Characteristics]:
-    fields: dict[str, dict] = defaultdict(lambda: {"tags": [], "types": [], "keywords": {}})
+def _paradoxes(rows: list[tuple], name) -> list[list[str]]:
+    """reported_paradox(Id, I, O): the paradox recorded as Id names instance I (on O)."""
+    sets: dict[clingo.Symbol, set[str]] = defaultdict(set)
+    for pid, inst, _ in rows:
+        sets[pid].add(name(inst))
+    return sorted(sorted(members) for members in sets.values())
+
+
+def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> dict[str, Characteristics]:
+    fields: dict[str, dict] = defaultdict(
+        lambda: {"tags": [], "types": [], "keywords": {}, "abilities": []}
+    )
     for obj, value in by["result_name"]:
         fields[obj.string]["name"] = value.string
     for obj, value in by["result_controller"]:
@@ -148,6 +165,11 @@ def _characteristics(by: dict[str, list[tuple]]) -> dict[str, Characteristics]:
         fields[obj.string]["keywords"][keyword.string] = value.number
     for obj, zone in by["result_zone"]:
         fields[obj.string]["zone"] = str(zone)
+    for obj, effect in by["result_ability"]:
+        held = clingo.Function("ab", [effect, obj])
+        fields[obj.string]["abilities"].append(
+            f"{effect.string}@{obj.string}" if held in copied else effect.string
+        )
     mighty = {obj.string for (obj,) in by["result_mighty"]}
     return {
         oid: Characteristics(
@@ -159,6 +181,7 @@ def _characteristics(by: dict[str, list[tuple]]) -> dict[str, Characteristics]:
             types=tuple(sorted(f["types"])),
             keywords=dict(sorted(f["keywords"].items())),
             zone=f.get("zone", "base"),
+            abilities=tuple(sorted(f["abilities"])),
         )
         for oid, f in fields.items()
     }

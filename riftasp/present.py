@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .result import Application, Characteristics, Resolution
+from .result import Application, Characteristics, Resolution, Withdrawal
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
@@ -36,9 +36,19 @@ def resolution_text(res: Resolution) -> str:
         out.append(f"object loop (calculated together): {', '.join(loop)}")
     for tie in res.timestamp_ties:
         out.append(f"timestamp tie broken by board order: {', '.join(tie)}")
-    for oid, ids in sorted(res.withdrawn.items()):
-        out.append(f"withdrawn from {oid} (condition failed at the end): {', '.join(ids)}")
+    for w in sorted(res.withdrawals, key=lambda w: (w.object, w.effect)):
+        out.append(f"withdrawn from {w.object}: {w.effect} ({_withdrawal_reason(w)})")
+    for paradox in res.paradoxes:
+        out.append(f"paradox (no consistent state; shown without it): {', '.join(paradox)}")
     return "\n".join(out)
+
+
+def _withdrawal_reason(w: Withdrawal) -> str:
+    parts = {"existence": "it no longer existed", "target": "it no longer targeted it",
+             "condition": "its condition failed"}
+    failed = " and ".join(parts.get(f, f) for f in w.failed) or "it failed"
+    because = f" after {', '.join(w.because)}" if w.because else ""
+    return f"{failed}{because} in round {w.round}'s final state"
 
 
 def _value(value) -> str:
@@ -77,9 +87,22 @@ def explain_text(res: Resolution, object_id: str) -> str:
     ]
     if rows:
         lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
-    for oid, ids in res.withdrawn.items():
-        if oid == object_id:
-            lines.append(f"withdrawn (its condition failed in the final state): {', '.join(ids)}")
+    for w in sorted(res.withdrawals, key=lambda w: w.effect):
+        if w.object != object_id:
+            continue
+        ring = next((p for p in res.paradoxes if w.effect in p), None)
+        if ring is not None:
+            # Never "failed in the final state": in the reported state it would apply again.
+            lines.append(
+                f"withdrawn: {w.effect} is part of a paradox ({', '.join(ring)}): "
+                f"{_withdrawal_reason(w)}; without it, it would apply again, so no state is consistent"
+            )
+        else:
+            lines.append(f"withdrawn: {w.effect} ({_withdrawal_reason(w)})")
+    known = {w.effect for w in res.withdrawals if w.object == object_id}
+    for eid in res.withdrawn.get(object_id, []):
+        if eid not in known:  # an engine that reports withdrawals without reasons
+            lines.append(f"withdrawn: {eid}")
     lines.append(
         f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
         f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "

@@ -1,9 +1,10 @@
-"""Runs the encoding on a board's facts, one ground call per step (multi-shot).
+"""Runs the encoding on a board's facts, three ground calls per step (multi-shot).
 
 Each step of the calculation is grounded on top of the previous ones: the program is
 stratified, so every step grounds to facts and clasp only reads the final model.
 Python decides nothing about the rules here: it asks the encoding whether every object has
-finished and, at the end, which applications it withdrew.
+finished and, at the end of a round, which applications it withdraws; it then runs another
+round with those excluded, carrying the paradoxes found so far (docs/semantics.md §8).
 """
 
 from __future__ import annotations
@@ -13,10 +14,25 @@ from dataclasses import dataclass, field
 import clingo
 
 from .resources import encoding_files
+from .ruleset_data import keyword_rules
+from .terms import quote
+
+NOW, HYP = clingo.Function("now"), clingo.Function("hyp")
 
 
 class EncodingError(RuntimeError):
     """The encoding or the facts did not ground (a bug in riftasp, not in the board)."""
+
+
+@dataclass(frozen=True)
+class RoundWithdrawal:
+    """One application a round withdrew, as the encoding named it."""
+
+    round: int
+    instance: clingo.Symbol
+    object: clingo.Symbol
+    failed: tuple[str, ...]
+    because: tuple[tuple[clingo.Symbol, clingo.Symbol], ...]
 
 
 @dataclass
@@ -27,28 +43,64 @@ class SolveStats:
     rules: int = 0
     ground_seconds: float = 0.0
     solve_seconds: float = 0.0
-    withdrawn: list[tuple[clingo.Symbol, clingo.Symbol]] = field(default_factory=list)
+    withdrawn: list[RoundWithdrawal] = field(default_factory=list)
+
+
+def ruleset_facts(ruleset: str) -> str:
+    """The ruleset's keyword rules (ruleset.toml) as the facts the encoding reads."""
+    rules = keyword_rules(ruleset)
+    lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
+    lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
+    return "\n".join(lines) + "\n"
 
 
 def run(
     facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False
 ) -> tuple[list[clingo.Symbol], SolveStats]:
-    """Solve rounds until no application is withdrawn; return the last model's symbols.
+    """Solve rounds until none withdraws anything; return the last model's symbols.
 
     `strict` checks after every ground call that grounding decided every atom (the program
-    is stratified); tests use it, it costs a pass over all atoms per step.
+    is stratified); tests use it, it costs a pass over all atoms per call.
     """
     stats = SolveStats()
-    excluded: list[str] = []
+    carried: list[str] = [ruleset_facts(ruleset)]
     while True:
         stats.rounds += 1
-        symbols = _solve_once(facts + "".join(excluded), ruleset, max_steps, stats, strict)
+        symbols = _solve_once(facts + "".join(carried), ruleset, max_steps, stats, strict)
         withdrawn = [s for s in symbols if s.name == "withdraw"]
         if not withdrawn:
             return symbols, stats
-        for w in withdrawn:
-            excluded.append(f"excluded({w.arguments[0]},{w.arguments[1]}).\n")
-            stats.withdrawn.append((w.arguments[0], w.arguments[1]))
+        carried += _next_round(symbols, stats)
+
+
+def _next_round(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
+    """Facts for the next round: the withdrawn applications and the paradoxes recorded."""
+    failed: dict[tuple, list[str]] = {}
+    because: dict[tuple, list[tuple]] = {}
+    facts: list[str] = []
+    for s in symbols:
+        args = s.arguments
+        if s.name == "withdraw_failed":
+            failed.setdefault((args[0], args[1]), []).append(str(args[2]))
+        elif s.name == "withdraw_because":
+            because.setdefault((args[0], args[1]), []).append((args[2], args[3]))
+        elif s.name == "paradox_part":
+            rep, inst, obj, kind = args
+            facts.append(f"paradox_record(({stats.rounds},{rep}),{inst},{obj},{kind}).\n")
+    for s in symbols:
+        if s.name == "withdraw":
+            key = (s.arguments[0], s.arguments[1])
+            facts.append(f"excluded({key[0]},{key[1]}).\n")
+            stats.withdrawn.append(
+                RoundWithdrawal(
+                    stats.rounds,
+                    key[0],
+                    key[1],
+                    tuple(sorted(failed.get(key, []))),
+                    tuple(sorted(because.get(key, []))),
+                )
+            )
+    return facts
 
 
 def _solve_once(
@@ -68,13 +120,19 @@ def _solve_once(
             step += 1
             if step > max_steps:
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
-            # Choosing and applying are separate ground calls: each negates only predicates
-            # an earlier call defined, so each is stratified and grounds to facts.
-            for part in ("choose", "apply"):
-                ctl.ground([(part, [clingo.Number(step)])])
+            p = clingo.Number(step)
+            # Three ground calls per step, each negating only what an earlier call defined,
+            # so each is stratified and grounds to facts: what is open and eligible (world now),
+            # the dependency questions and the pick (hypothetical worlds), the new state.
+            for parts in (
+                [("choose", [p]), ("eval", [p, NOW])],
+                [("depend", [p]), ("eval", [p, HYP])],
+                [("apply", [p])],
+            ):
+                ctl.ground(parts)
                 if strict:
-                    _check_decided(ctl, f"{part}({step})")
-            # The step after every object finished settles their conditions (settle.lp).
+                    _check_decided(ctl, f"{parts[0][0]}({step})")
+            # The step after every object finished settles their final check (choose.lp).
             if step >= 2 and _all_finished(ctl, step - 1):
                 break
         ctl.ground([("final", [clingo.Number(step)])])

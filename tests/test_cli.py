@@ -27,9 +27,9 @@ def test_resolve_json_follows_the_output_contract():
     assert data["objects"]["fiora"] == {
         "name": "Fiora, Victorious", "controller": "alice", "might": 6, "mighty": True,
         "tags": [], "types": ["unit"], "keywords": {"Deflect": 1, "Ganking": 1, "Shield": 1},
-        "zone": "battlefield"}
+        "zone": "battlefield", "abilities": ["fiora.mighty_keywords"]}
     assert [a["effect"] for a in data["applied"]["fiora"]] == [
-        "buff:fiora", "fiora.mighty_keywords", "keyword:Shield:fiora"]
+        "buff:fiora", "fiora.mighty_keywords", "keyword:Shield:fiora:fiora.mighty_keywords"]
     assert data["dependency_cycles"] == [] and data["object_loops"] == []
 
 
@@ -59,7 +59,7 @@ def test_explain_shows_the_recheck_of_the_ability_layer():
     assert [(a["effect"], a["before"], a["after"]) for a in data["applied"]] == [
         ("buff:fiora", 4, 5),
         ("fiora.mighty_keywords", {}, {"Deflect": 1, "Ganking": 1, "Shield": 1}),
-        ("keyword:Shield:fiora", 5, 6)]
+        ("keyword:Shield:fiora:fiora.mighty_keywords", 5, 6)]
 
 
 def test_explain_names_the_objects_calculated_first():

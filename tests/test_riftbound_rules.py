@@ -38,7 +38,7 @@ def test_fiora_defending_shield_adds_one_and_the_buff_counts_once(resolve_exampl
     assert apps(res, "fiora") == [
         ("buff:fiora", 4, 5),
         ("fiora.mighty_keywords", {}, {"Deflect": 1, "Ganking": 1, "Shield": 1}),
-        ("keyword:Shield:fiora", 5, 6),
+        ("keyword:Shield:fiora:fiora.mighty_keywords", 5, 6),
     ]
     assert [a.effect for a in res.applied["fiora"]].count("buff:fiora") == 1
 

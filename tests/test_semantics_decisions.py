@@ -93,13 +93,20 @@ def test_q5_a_cycle_of_three_falls_back_to_timestamp_order(engine):
     assert ["a-reach6", "b-plus2max6", "c-plus1max6"] in res.dependency_cycles
 
 
-def test_q6_a_filter_that_could_match_makes_an_object_edge_before_it_is_known(engine):
+def test_q6_a_filter_reads_the_holders_controller_only_if_a_controller_can_change(engine):
+    # Class C: an object needs another only through what something on the board could write.
     aura = {"id": "rally", "op": {"op": "plus", "amount": 1},
             "target": {"filter": {"type": "unit", "relation": "friendly", "other": True}}}
-    b = board([unit("captain", 3, rules_text=[aura]), unit("enemy", 2, owner="bob")])
-    res = run(b, engine)
+    quiet = board([unit("captain", 3, rules_text=[aura]), unit("enemy", 2, owner="bob")])
+    res = run(quiet, engine)
     assert res.objects["enemy"].might == 2
+    assert res.needs == {}
+    # Once something could give the captain to bob, the enemy waits for the captain.
+    stolen = board([unit("captain", 3, rules_text=[aura]), unit("enemy", 2, owner="bob")],
+                   [ongoing("steal", 1, {"op": "set_controller", "player": "bob"}, ["captain"])])
+    res = run(stolen, engine)
     assert res.needs == {"enemy": ["captain"]}
+    assert (res.objects["captain"].controller, res.objects["enemy"].might) == ("bob", 3)
 
 
 def test_q7_a_timestamp_tie_follows_board_order_and_is_reported(engine):
@@ -153,14 +160,18 @@ def test_a_keyword_named_twice_in_one_list_is_an_input_error():
     assert str(err.value) == "inline: effects[0].op.keywords[1]: duplicate keyword 'Shield'"
 
 
-def test_two_units_that_copy_each_other_swap_printed_values(engine):
-    # A loop: both copy at once from the other's state after the previous step; the copied
-    # "copy the other" abilities then copy themselves, which keeps what they have.
+def test_two_units_that_copy_each_other_both_become_the_older_copys_source(engine):
+    # Class D: a loop is one calculation. Each copy changes what the other copies (a cycle), so
+    # timestamp order (a tie here: listing order) applies e1 first; e2 then copies what u1 has
+    # become. The copied "copy u1" ability u1 now holds copies u1 itself and changes nothing.
     b = board([
         unit("u1", 2, rules_text=[{"id": "e1", "op": {"op": "copy", "of": "u2"}}]),
         unit("u2", 3, tags=["Mech"], rules_text=[{"id": "e2", "op": {"op": "copy", "of": "u1"}}]),
     ])
     res = run(b, engine)
-    assert (res.objects["u1"].name, res.objects["u1"].might, res.objects["u1"].tags) == ("u2", 3, ("Mech",))
-    assert (res.objects["u2"].name, res.objects["u2"].might, res.objects["u2"].tags) == ("u1", 2, ())
+    for oid in ("u1", "u2"):
+        assert (res.objects[oid].name, res.objects[oid].might, res.objects[oid].tags) == ("u2", 3, ("Mech",))
     assert res.object_loops == [["u1", "u2"]]
+    assert [a.effect for a in res.applied["u1"]] == ["e1", "e2@u1"]
+    assert [a.effect for a in res.applied["u2"]] == ["e2"]
+    assert res.dependency_cycles == [["e1", "e2"]]
