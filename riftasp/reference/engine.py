@@ -204,7 +204,10 @@ class Round:
             ids = [(i.name, o) for i, o in universe]
             assert choice_ids <= set(ids), "a candidate the analysis did not foresee"
             component_of: dict[AppId, int] = {}
-            components = strongly_connected_components(ids, deps)
+            if any(deps.values()):
+                components = strongly_connected_components(ids, deps)
+            else:
+                components = [[aid] for aid in ids]
             for n, comp in enumerate(components):
                 for member in comp:
                     component_of[member] = n
@@ -279,10 +282,12 @@ class Round:
         whether B exists, whether it targets its object, whether its conditions hold, or its
         result. Only pairs where A writes something B reads are tried: nothing else can change."""
         by_id = {(i.name, o): (i, o) for i, o in universe}
+        deps: dict[AppId, set[AppId]] = {aid: set() for aid in by_id}
+        if len(by_id) < 2:
+            return deps
         writers = WriteIndex()
         for inst, oid in universe:
             writers.add(self.a.writes(inst, oid), (inst.name, oid))
-        deps: dict[AppId, set[AppId]] = {aid: set() for aid in by_id}
         hypothetical: dict[AppId, ObjState] = {}
         for b_id, (b, q) in by_id.items():
             tried: set[AppId] = set()
@@ -296,8 +301,9 @@ class Round:
                         assert not self.depends(by_id[a_id], (b, q), hypothetical), (b_id, a_id)
             if not tried:
                 continue
+            now = evaluate(b, self.a.objects[q], self.view)
             for a_id in tried:
-                if self.depends(by_id[a_id], (b, q), hypothetical):
+                if self.depends(by_id[a_id], (b, q), hypothetical, now):
                     deps[b_id].add(a_id)
         return deps
 
@@ -306,6 +312,7 @@ class Round:
         a: tuple[Instance, str],
         b: tuple[Instance, str],
         hypothetical: dict[AppId, ObjState],
+        now: tuple | None = None,
     ) -> bool:
         a_inst, p = a
         b_inst, q = b
@@ -321,7 +328,9 @@ class Round:
             return new if x == p else view(x)
 
         obj = self.a.objects[q]
-        return evaluate(b_inst, obj, view) != evaluate(b_inst, obj, then)
+        if now is None:
+            now = evaluate(b_inst, obj, view)
+        return now != evaluate(b_inst, obj, then)
 
     # -- applying and recording -------------------------------------------------------------------
 
@@ -495,6 +504,11 @@ def _why(
 
 def resolve(board: Board) -> Resolution:
     """Compute every object's characteristics by the procedure of docs/semantics.md."""
+    return calculate(board)[0]
+
+
+def calculate(board: Board) -> tuple[Resolution, Round]:
+    """The resolution and the last round (its final states and records, for invariant tests)."""
     analysis = analyse(board)
     settled = board.settings.condition_timing == "settled"
     withdrawn: frozenset[AppId] = frozenset()
@@ -541,7 +555,7 @@ def resolve(board: Board) -> Resolution:
     by_object: dict[str, list[str]] = {}
     for oid, name in sorted((o, n) for n, o in withdrawn):
         by_object.setdefault(oid, []).append(name)
-    return Resolution(
+    resolution = Resolution(
         ruleset=board.ruleset,
         objects=calc.characteristics(),
         applied={oid: [r.application for r in p.applied] for oid, p in calc.progress.items() if p.applied},
@@ -554,3 +568,4 @@ def resolve(board: Board) -> Resolution:
         paradoxes=[list(p) for p in sorted(paradoxes)],
         withdrawals=withdrawals,
     )
+    return resolution, calc

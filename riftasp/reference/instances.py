@@ -166,6 +166,8 @@ def condition_holds(cond: Condition, inst: Instance, oid: str, lookup: Lookup) -
 
 
 def conditions_hold(inst: Instance, oid: str, lookup: Lookup) -> bool:
+    if not inst.conditions:
+        return True
     return all(condition_holds(c, inst, oid, lookup) for c in inst.conditions)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import Effect, GameObject
@@ -14,6 +14,7 @@ from .state import (
     HeldAbility,
     KeywordInstance,
     ObjState,
+    changed,
     frozen,
     keyword_values,
     printed_keywords,
@@ -52,7 +53,7 @@ def apply_instance(inst: Instance, state: ObjState, lookup: Lookup, board: Board
     ):
         retained = dict(new.retained)
         retained[inst.name] = state.held[inst.name]
-        new = replace(new, retained=frozen(retained))
+        new = changed(new, retained=frozen(retained))
     return new
 
 
@@ -64,26 +65,26 @@ def _apply(inst: Instance, state: ObjState, lookup: Lookup, board: Board) -> Obj
         if n is None:  # no Might: arithmetic does nothing
             return state
         assert state.might is not None
-        return replace(state, might=state.might + n if inst.stage == 4 else state.might - n)
+        return changed(state, might=state.might + n if inst.stage == 4 else state.might - n)
     if name == "copy":
         return _copy(inst, state, lookup, board)
     if name == "set_might":
-        return state if state.might is None else replace(state, might=op.value)
+        return state if state.might is None else changed(state, might=op.value)
     if name == "set_controller":
-        return replace(state, controller=op.player)
+        return changed(state, controller=op.player)
     if name == "add_tag":
-        return replace(state, tags=state.tags | {op.tag})
+        return changed(state, tags=state.tags | {op.tag})
     if name == "remove_tag":
-        return replace(state, tags=state.tags - {op.tag})
+        return changed(state, tags=state.tags - {op.tag})
     if name == "gain_keywords":
         source = brought_by(inst)
         gained = tuple(KeywordInstance(k.name, k.value or 1, source) for k in op.keywords)
-        return replace(state, keywords=state.keywords + gained)
+        return changed(state, keywords=state.keywords + gained)
     if name == "lose_keywords":
         lost = {k.name for k in op.keywords}
-        return replace(state, keywords=tuple(k for k in state.keywords if k.keyword not in lost))
+        return changed(state, keywords=tuple(k for k in state.keywords if k.keyword not in lost))
     if name == "lose_all_abilities":
-        return replace(state, keywords=(), held=frozen({}))
+        return changed(state, keywords=(), held=frozen({}))
     raise ValueError(f"unknown operation {name!r}")
 
 
@@ -108,7 +109,7 @@ def _copy(inst: Instance, state: ObjState, lookup: Lookup, board: Board) -> ObjS
     for hid, ability in state.held.items():
         if ability.origin == "effect_text":
             held[hid] = ability
-    return replace(
+    return changed(
         state,
         name=r.name,
         types=(r.card_type,),

@@ -80,6 +80,15 @@ class ObjState:
         return name in self.held or name in self.retained
 
 
+def changed(state: ObjState, **changes) -> ObjState:
+    """`dataclasses.replace` without its per-call introspection (the engine's hottest call)."""
+    new = object.__new__(ObjState)
+    values = dict(state.__dict__)
+    values.update(changes)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def keyword_values(instances: tuple[KeywordInstance, ...], rules: KeywordRules) -> dict[str, int]:
     """§3: a summing keyword is the sum of its instances' values; any other keyword is 1."""
     values: dict[str, int] = {}
