@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import Board
 from ..result import Application, Characteristics, Resolution, Withdrawal
@@ -34,6 +34,9 @@ from .withdrawal import Component, Failure, choose
 # RIFTASP_REFERENCE_CHECK=1: verify the read/write shortcut of the dependency test, and that
 # every instance found held is one the analysis foresaw (the tests switch this on).
 CHECK_MODE = os.environ.get("RIFTASP_REFERENCE_CHECK") == "1"
+# Reuse a group's calculation from the previous round when nothing it depends on changed (exact;
+# off only to test that it is exact).
+REUSE_GROUPS = True
 
 AppId = tuple[str, str]  # (instance name, object)
 
@@ -63,6 +66,17 @@ class _History:
 
 
 @dataclass
+class _GroupLog:
+    """What one group's calculation produced besides states, for reuse in the next round."""
+
+    start: int  # its first step
+    end: int  # the step that found it finished
+    records: list[Record]
+    cycles: set[frozenset[str]]
+    ties: set[tuple[str, str]]
+
+
+@dataclass
 class _Progress:
     """Per-object bookkeeping of one round."""
 
@@ -75,8 +89,15 @@ class _Progress:
 class Round:
     """One calculation of the whole board with a fixed set W of withdrawn applications (§8)."""
 
-    def __init__(self, analysis: Analysis, withdrawn: frozenset[AppId], settled: bool):
+    def __init__(
+        self,
+        analysis: Analysis,
+        withdrawn: frozenset[AppId],
+        settled: bool,
+        previous: Round | None = None,
+    ):
         self.a = analysis
+        self.previous = previous
         self.withdrawn = withdrawn
         self.settled = settled
         self.states: dict[str, ObjState] = {oid: initial_state(analysis, oid) for oid in analysis.on_board}
@@ -87,6 +108,7 @@ class Round:
         self.records: list[Record] = []
         self.cycles: set[frozenset[str]] = set()
         self.ties: set[tuple[str, str]] = set()
+        self.group_log: list[_GroupLog] = []
         self.view = self.states.get
 
     # -- §5: groups in order, steps numbered across the board --------------------------------
@@ -99,9 +121,48 @@ class Round:
                 (finished_at[q] for oid in group for q in self.a.needs[oid] if q not in members),
                 default=0,
             )
-            end = self.run_group(group, start)
+            log = self.reuse_group(len(self.group_log), group, start)
+            if log is None:
+                first = len(self.records)
+                self.cycles, self.ties = set(), set()
+                end = self.run_group(group, start)
+                log = _GroupLog(start, end, self.records[first:], self.cycles, self.ties)
+            self.group_log.append(log)
             for oid in group:
-                finished_at[oid] = end
+                finished_at[oid] = log.end
+        self.cycles = set().union(*(log.cycles for log in self.group_log))
+        self.ties = set().union(*(log.ties for log in self.group_log))
+        self.previous = None  # do not keep a chain of rounds alive
+
+    def reuse_group(self, index: int, group: list[str], start: int) -> _GroupLog | None:
+        """A group's calculation depends only on its own withdrawn applications and the final
+        states of the objects it needs (what else it reads cannot change, §5). When neither
+        changed since the previous round, running it again gives the same applications, only
+        shifted to its new start step: take them from there."""
+        prev = self.previous
+        if prev is None or not REUSE_GROUPS:
+            return None
+        members = set(group)
+        if any(oid in members for _, oid in self.withdrawn - prev.withdrawn):
+            return None
+        for oid in group:
+            for q in self.a.needs[oid]:
+                if q not in members and self.states[q] != prev.states[q]:
+                    return None
+        old = prev.group_log[index]
+        shift = start - old.start
+        records = []
+        for r in old.records:
+            moved = Record(r.inst, r.oid, r.step + shift, replace(r.application, step=r.step + shift))
+            records.append(moved)
+            progress = self.progress[r.oid]
+            progress.applied.append(moved)
+            progress.names.add(r.name)
+            progress.highest_stage = max(progress.highest_stage, r.inst.stage)
+        self.records.extend(records)
+        for oid in group:
+            self.states[oid] = prev.states[oid]
+        return _GroupLog(start, old.end + shift, records, old.cycles, old.ties)
 
     # -- §6: what exists now ----------------------------------------------------------------------
 
@@ -514,10 +575,11 @@ def calculate(board: Board) -> tuple[Resolution, Round]:
     withdrawn: frozenset[AppId] = frozenset()
     withdrawals: list[Withdrawal] = []
     paradoxical: list[Component] = []
+    calc: Round | None = None
     number = 0
     while True:
         number += 1
-        calc = Round(analysis, withdrawn, settled)
+        calc = Round(analysis, withdrawn, settled, previous=calc)
         calc.run()
         failing = calc.failing()
         if not failing:

@@ -1,7 +1,7 @@
 """Strongly connected components and a deterministic order of them.
 
-Used twice by the reference engine: for object groups (the *needs* graph, semantics.md section 5)
-and for dependency cycles inside one choice set (section 6). Iterative, because a needs chain on a
+Used by the reference engine: for object groups (the *needs* graph, semantics.md section 5)
+and for dependency cycles over the universe of one step (section 6). Iterative, because a needs chain on a
 1,000-object board would overflow Python's recursion limit.
 """
 

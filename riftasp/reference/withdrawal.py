@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .graph import strongly_connected_components
-from .instances import EVERY, Char, WriteIndex
+from .instances import Char, WriteIndex
 
 
 class Applied(Protocol):
@@ -47,12 +47,11 @@ def choose(
     reads_of: Callable[[Applied], tuple[Char, ...]],
     writes_of: Callable[[Applied], tuple[Char, ...]],
 ) -> list[Component]:
+    """The components to withdraw. "g reaches a culprit c" is asked backwards: g is among the
+    applications that enable c, directly or through others (c's *ancestors*)."""
     written = WriteIndex()
-    readers: dict[tuple[str, str], list[tuple[str | None, Applied]]] = {}
     for app in applied:
         written.add(writes_of(app), app)
-        for obj, what, param in reads_of(app):
-            readers.setdefault((obj, what), []).append((param, app))
 
     culprits: dict = {}
     for f, failure in failing.items():
@@ -63,37 +62,38 @@ def choose(
                     found[id(a)] = a
         culprits[f] = list(found.values())
 
-    reach_cache: dict[int, set[int]] = {}
+    ancestor_cache: dict[int, set[int]] = {}
 
-    def reach(g: Applied) -> set[int]:
-        """ids of the applications g reaches through `enables`."""
-        cached = reach_cache.get(id(g))
+    def ancestors(c: Applied) -> set[int]:
+        """ids of the applications that reach c through `enables`."""
+        cached = ancestor_cache.get(id(c))
         if cached is not None:
             return cached
         seen: set[int] = set()
-        todo = [g]
+        todo = [c]
         while todo:
-            a = todo.pop()
-            for obj, what, param in writes_of(a):
-                for p, b in readers.get((obj, what), ()):
-                    if b.step > a.step and id(b) not in seen:
-                        if param == EVERY or p == EVERY or p == param:
-                            seen.add(id(b))
-                            todo.append(b)
-        reach_cache[id(g)] = seen
+            b = todo.pop()
+            for read in reads_of(b):
+                for a in written.writers(read):
+                    if a.step < b.step and id(a) not in seen:
+                        seen.add(id(a))
+                        todo.append(a)
+        ancestor_cache[id(c)] = seen
         return seen
 
     nodes = list(failing)
-    culprit_ids = {id(f): {id(c) for c in culprits[f]} for f in nodes}
-    depends: dict[int, list[int]] = {id(f): [] for f in nodes}
+    failing_ids = {id(f) for f in nodes}
+    depends: dict[int, list[int]] = {}
     self_defeating: set[int] = set()
     for f in nodes:
-        cs = culprit_ids[id(f)]
-        if id(f) in cs or reach(f) & cs:
+        # g is a culprit of f, or reaches one.
+        supporters: set[int] = set()
+        for c in culprits[f]:
+            supporters.add(id(c))
+            supporters |= ancestors(c)
+        if id(f) in supporters:
             self_defeating.add(id(f))
-        for g in nodes:
-            if g is not f and (id(g) in cs or reach(g) & cs):
-                depends[id(f)].append(id(g))
+        depends[id(f)] = sorted((supporters & failing_ids) - {id(f)})
 
     by_id = {id(f): f for f in nodes}
     components = strongly_connected_components([id(f) for f in nodes], depends)
@@ -104,11 +104,8 @@ def choose(
             continue  # a failure caused by another failing effect waits for it
         members = [by_id[f] for f in comp]
         paradoxical = len(comp) >= 2 or comp[0] in self_defeating
-        reached: set[int] = set()
-        for m in members:
-            reached |= reach(m)
         ring = {m.name for m in members}
         for m in members:
-            ring |= {c.name for c in culprits[m] if id(c) in reached}
+            ring |= {c.name for c in culprits[m] if ancestors(c) & inside}
         chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members}, ring))
     return chosen
