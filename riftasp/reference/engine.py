@@ -77,6 +77,28 @@ class _GroupLog:
 
 
 @dataclass
+class _Pick:
+    """The application a step picks, and what the trace says about the pick."""
+
+    inst: Instance
+    oid: str
+    labels: set[str]
+    dependents: set[AppId]  # had a kept dependency on it in this step (§6.9)
+    depends_on: list[str]  # names it had a kept dependency on, applied before it
+    cycle: list[str]  # the dependency cycle it is in, if any
+    tied: list[str]  # names in the pool with its timestamp that listing order put after it
+
+
+@dataclass
+class _GroupMemory:
+    """What a group's calculation remembers from step to step."""
+
+    previous_dependents: set[AppId] = field(default_factory=set)  # of its previous application
+    kept: dict[AppId, set[AppId]] = field(default_factory=dict)  # kept dependencies seen so far
+    applied: set[AppId] = field(default_factory=set)
+
+
+@dataclass
 class _Progress:
     """Per-object bookkeeping of one round."""
 
@@ -219,113 +241,123 @@ class Round:
     # -- §6: one group ----------------------------------------------------------------------------
 
     def run_group(self, group: list[str], start: int) -> int:
-        """Run the group's steps from `start`; return the step that finds it finished."""
+        """Run the group's steps from `start` (§6); return the step that finds it finished."""
         members = set(group)
         step = start - 1
-        previous_dependents: set[AppId] = set()
-        kept_seen: dict[AppId, set[AppId]] = {}
-        applied_here: set[AppId] = set()
-        view = self.view
-        objects = self.a.objects
+        memory = _GroupMemory()
         while True:
             step += 1
-            # 1. Pending; 2. eligible.
-            pending: list[tuple[Instance, str]] = []
-            for oid in group:
-                done = self.progress[oid].names
-                obj = objects[oid]
-                for inst in self.current(oid):
-                    if inst.name in done or (inst.name, oid) in self.withdrawn:
-                        continue
-                    if targets(inst, obj, view):
-                        pending.append((inst, oid))
-            eligible = [(i, o) for i, o in pending if conditions_hold(i, o, view)]
-            # 3. Settled; 4. candidates.
-            unblocked = False
-            if self.settled:
-                writers = WriteIndex()
-                for inst, oid in pending:
-                    writers.add(self.a.writes(inst, oid), (inst.name, oid))
-                candidates = [
-                    (i, o) for i, o in eligible if self.is_settled(i, o, members, writers)
-                ]
-                if not candidates and eligible:
-                    candidates, unblocked = eligible, True
-            else:
-                candidates = eligible
+            pending, eligible, candidates, unblocked = self.candidates(group, members)
             if not candidates:
                 return step
-            # 5. The current stage and the choice set.
-            stage = min(i.stage for i, _ in candidates)
-            choice = [(i, o) for i, o in candidates if i.stage == stage]
-            choice_ids = {(i.name, o) for i, o in choice}
-            # 6. Dependencies over the universe; 7. cycles.
-            universe = self.universe(group, stage)
-            deps = self.dependencies(universe)
-            ids = [(i.name, o) for i, o in universe]
-            assert choice_ids <= set(ids), "a candidate the analysis did not foresee"
-            component_of: dict[AppId, int] = {}
-            if any(deps.values()):
-                components = strongly_connected_components(ids, deps)
-            else:
-                components = [[aid] for aid in ids]
-            for n, comp in enumerate(components):
-                for member in comp:
-                    component_of[member] = n
-            kept = {b: {a for a in deps[b] if component_of[a] != component_of[b]} for b in ids}
-            for b in ids:
-                if kept[b]:
-                    kept_seen.setdefault(b, set()).update(kept[b])
-            # 8. Ready; 9. immediately after; 10. pick.
-            ready = [(i, o) for i, o in choice if not (kept[(i.name, o)] & choice_ids)]
-            preferred = [(i, o) for i, o in ready if (i.name, o) in previous_dependents]
-            pool = sorted(preferred or ready, key=lambda p: self.key(*p))
-            inst, oid = pool[0]
-            pick = (inst.name, oid)
-            tied = sorted(
-                {i.name for i, _ in pool[1:] if i.timestamp == inst.timestamp and i.name != inst.name}
-            )
-            for other in tied:
-                self.ties.add((inst.name, other))
-            cycle = components[component_of[pick]]
-            in_cycle = len(cycle) >= 2
-            if in_cycle:
-                self.cycles.add(frozenset(name for name, _ in cycle))
-            dependents = {b for b in ids if pick in kept[b]}
-            depends_on = sorted({a[0] for a in kept_seen.get(pick, ()) if a in applied_here})
-            labels = set()
-            if preferred:
-                labels.add("immediately_after")
-            if in_cycle:
-                labels.add("cycle")
-            if tied:
-                labels.add("tie")
+            pick = self.choose(group, candidates, memory)
+            inst, oid = pick.inst, pick.oid
+            labels = set(pick.labels)
             if unblocked:
                 labels.add("unblocked")
-            if depends_on:
-                labels.add("dependency")
             progress = self.progress[oid]
             if progress.highest_stage > inst.stage:
                 labels.add("recheck")
-            key = self.key(inst, oid)
-            for h in progress.history:
-                if h.stage == inst.stage and h.key > key:
-                    if inst.name not in h.eligible:
-                        labels.add("became_applicable")
-                    elif inst.name not in h.candidates:
-                        labels.add("waited")
+            labels |= self.late_labels(inst, oid)
             progress.history.append(
                 _History(
-                    stage,
-                    key,
+                    inst.stage,
+                    self.key(inst, oid),
                     frozenset(i.name for i, o in eligible if o == oid),
                     frozenset(i.name for i, o in candidates if o == oid),
                 )
             )
-            self.apply(inst, oid, step, labels, depends_on, sorted(d[0] for d in dependents),
-                       [name for name, _ in cycle] if in_cycle else [], tied)  # fmt: skip
-            applied_here.add(pick)
-            previous_dependents = dependents
+            self.apply(inst, oid, step, labels, pick)
+            memory.applied.add((inst.name, oid))
+            memory.previous_dependents = pick.dependents
+
+    def candidates(self, group: list[str], members: set[str]) -> tuple[list, list, list, bool]:
+        """§6 steps 1-4: pending, eligible, candidates, and whether the group is unblocked."""
+        view = self.view
+        pending: list[tuple[Instance, str]] = []
+        for oid in group:
+            done = self.progress[oid].names
+            obj = self.a.objects[oid]
+            for inst in self.current(oid):
+                if inst.name in done or (inst.name, oid) in self.withdrawn:
+                    continue
+                if targets(inst, obj, view):
+                    pending.append((inst, oid))
+        eligible = [(i, o) for i, o in pending if conditions_hold(i, o, view)]
+        if not self.settled:
+            return pending, eligible, eligible, False
+        writers = WriteIndex()
+        for inst, oid in pending:
+            writers.add(self.a.writes(inst, oid), (inst.name, oid))
+        settled = [(i, o) for i, o in eligible if self.is_settled(i, o, members, writers)]
+        if not settled and eligible:
+            return pending, eligible, eligible, True
+        return pending, eligible, settled, False
+
+    def choose(self, group: list[str], candidates: list, memory: _GroupMemory) -> _Pick:
+        """§6 steps 5-10 (stage, dependency, cycles, ready, immediately after, pick)."""
+        stage = min(i.stage for i, _ in candidates)
+        choice = [(i, o) for i, o in candidates if i.stage == stage]
+        choice_ids = {(i.name, o) for i, o in choice}
+        universe = self.universe(group, stage)
+        deps = self.dependencies(universe)
+        ids = [(i.name, o) for i, o in universe]
+        assert choice_ids <= set(ids), "a candidate the analysis did not foresee"
+        # Dependencies inside a strongly connected component of *depends on* are ignored.
+        if any(deps.values()):
+            components = strongly_connected_components(ids, deps)
+        else:
+            components = [[aid] for aid in ids]
+        component_of = {member: n for n, comp in enumerate(components) for member in comp}
+        kept = {b: {a for a in deps[b] if component_of[a] != component_of[b]} for b in ids}
+        for b in ids:
+            if kept[b]:
+                memory.kept.setdefault(b, set()).update(kept[b])
+        ready = [(i, o) for i, o in choice if not (kept[(i.name, o)] & choice_ids)]
+        preferred = [(i, o) for i, o in ready if (i.name, o) in memory.previous_dependents]
+        pool = sorted(preferred or ready, key=lambda p: self.key(*p))
+        inst, oid = pool[0]
+        me = (inst.name, oid)
+        tied = sorted(
+            {i.name for i, _ in pool[1:] if i.timestamp == inst.timestamp and i.name != inst.name}
+        )
+        for other in tied:
+            self.ties.add((inst.name, other))
+        cycle = components[component_of[me]]
+        if len(cycle) >= 2:
+            self.cycles.add(frozenset(name for name, _ in cycle))
+        depends_on = sorted({a[0] for a in memory.kept.get(me, ()) if a in memory.applied})
+        labels = set()
+        if preferred:
+            labels.add("immediately_after")
+        if len(cycle) >= 2:
+            labels.add("cycle")
+        if tied:
+            labels.add("tie")
+        if depends_on:
+            labels.add("dependency")
+        return _Pick(
+            inst=inst,
+            oid=oid,
+            labels=labels,
+            dependents={b for b in ids if me in kept[b]},
+            depends_on=depends_on,
+            cycle=[name for name, _ in cycle] if len(cycle) >= 2 else [],
+            tied=tied,
+        )
+
+    def late_labels(self, inst: Instance, oid: str) -> set[str]:
+        """§11: became_applicable / waited, when a later key of its stage applied to its object
+        first while it was not eligible / eligible but not settled."""
+        labels = set()
+        key = self.key(inst, oid)
+        for h in self.progress[oid].history:
+            if h.stage == inst.stage and h.key > key:
+                if inst.name not in h.eligible:
+                    labels.add("became_applicable")
+                elif inst.name not in h.candidates:
+                    labels.add("waited")
+        return labels
 
     def is_settled(
         self, inst: Instance, oid: str, members: set[str], writers: WriteIndex
@@ -395,17 +427,7 @@ class Round:
 
     # -- applying and recording -------------------------------------------------------------------
 
-    def apply(
-        self,
-        inst: Instance,
-        oid: str,
-        step: int,
-        labels: set[str],
-        depends_on: list[str],
-        dependents: list[str],
-        cycle: list[str],
-        tied: list[str],
-    ) -> None:
+    def apply(self, inst: Instance, oid: str, step: int, labels: set[str], pick: _Pick) -> None:
         before_state = self.states[oid]
         after_state = apply_instance(inst, before_state, self.view, self.a.op_board)
         self.states[oid] = after_state
@@ -415,8 +437,7 @@ class Round:
         after = characteristic_value(characteristic, after_state, rules)
         layer, sublayer = LAYERS[inst.stage]
         reasons = ("timestamp", *sorted(labels))
-        why = _why(oid, inst, reasons, depends_on, dependents, cycle, tied, characteristic,
-                   before, after, layer, sublayer)  # fmt: skip
+        why = _why(oid, inst, reasons, pick, characteristic, before, after, layer, sublayer)
         application = Application(
             effect=inst.name,
             step=step,
@@ -425,7 +446,7 @@ class Round:
             timestamp=inst.timestamp,
             why=why,
             reasons=reasons,
-            depends_on=tuple(depends_on),
+            depends_on=tuple(pick.depends_on),
             characteristic=characteristic,
             before=before,
             after=after,
@@ -519,10 +540,7 @@ def _why(
     oid: str,
     inst: Instance,
     reasons: tuple[str, ...],
-    depends_on: list[str],
-    dependents: list[str],
-    cycle: list[str],
-    tied: list[str],
+    pick: _Pick,
     characteristic: str,
     before,
     after,
@@ -539,16 +557,18 @@ def _why(
     parts = []
     if "immediately_after" in reasons:
         parts.append("it applies immediately after the effect it depends on")
-    if depends_on:
-        parts.append(f"it depends on {', '.join(depends_on)}, which applied first")
-    if dependents:
-        parts.append(f"{', '.join(dict.fromkeys(dependents))} depend on it, so it goes first")
-    if cycle:
-        parts.append(f"{', '.join(dict.fromkeys(cycle))} depend on each other, so timestamp order decides")
-    if tied:
+    if pick.depends_on:
+        parts.append(f"it depends on {', '.join(pick.depends_on)}, which applied first")
+    if pick.dependents:
+        dependents = sorted({name for name, _ in pick.dependents})
+        parts.append(f"{', '.join(dependents)} depend on it, so it goes first")
+    if pick.cycle:
+        cycle = sorted(set(pick.cycle))
+        parts.append(f"{', '.join(cycle)} depend on each other, so timestamp order decides")
+    if pick.tied:
         parts.append(
-            f"it shares timestamp {inst.timestamp} with {', '.join(tied)}; board listing order "
-            "puts it first"
+            f"it shares timestamp {inst.timestamp} with {', '.join(pick.tied)}; board listing "
+            "order puts it first"
         )
     if "recheck" in reasons:
         parts.append("it became applicable after a later layer applied, so its layer is rechecked")
