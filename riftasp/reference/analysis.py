@@ -1,12 +1,14 @@
 """What can be known about a board before anything is applied.
 
-- the listing order used to break timestamp ties (semantics.md section 2);
-- every instance that could ever target each object ("sources"), so a step only looks at those;
-- the *needs* graph between objects and its groups, in calculation order (section 5).
+- the slots of the order key (docs/semantics.md §2);
+- what each object holds at the start, and every ability it *could* hold (§5: "abilities a copy
+  could bring count as held"), closed under copies of copies;
+- every instance that could target each object (its *sources*, §5 "could target");
+- which characteristics some instance could write, the *needs* graph between objects and its
+  groups, in calculation order (§5).
 
-"Could" here is judged only from what no effect changes (target kind, listed ids, zone,
-location, `other`), exactly the judgement section 5 prescribes for needs edges. The same judgement
-bounds the sources, which keeps the engine from scanning every effect on the board for each object.
+"Could target" judges only what no effect changes (target kind, listed ids, zone, location,
+`other`), exactly as §5 prescribes.
 """
 
 from __future__ import annotations
@@ -14,51 +16,113 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Board, Effect, GameObject, Operation, Target
+from ..ruleset_data import KeywordRules, keyword_rules
 from .graph import dependency_order, strongly_connected_components
-from .instances import CONDITION_READS, STAGES, Instance
-from .ruleset import bonus_keywords
-from .state import HeldAbility
+from .instances import STAGES, Char, Instance, Reads, WriteIndex, reads, writes
+from .operations import Board as OpBoard
+from .operations import own_ability
+from .state import Brought, HeldAbility, KeywordInstance, frozen, printed_state
 
 
 @dataclass(frozen=True)
-class AbilitySource:
-    """A held ability that could target the object; whether it exists is read at run time from
-    the holder's state, because copies and lose_all_abilities change what is held."""
+class _Potential:
+    """An ability an object could hold: its name there, the effect, and how it would hold it."""
 
-    holder: str
-    id: str
-
-
-Source = Instance | AbilitySource
-
-# (object id, characteristic) pairs whose change can change whether a source is pending on an
-# object or whether its conditions hold. Characteristics: "might", "controller", "tags",
-# "keywords", "types", "held" (status never changes, so it is never watched).
-Watch = frozenset[tuple[str, str]]
-
-
-@dataclass(frozen=True)
-class _PotentialAbility:
-    id: str
+    name: str
     effect: Effect
-    bearer: str | None
+    origin: str  # "own" | "effect_text" | "copied"
+    gear: str | None = None
 
 
 @dataclass
 class Analysis:
     board: Board
     objects: dict[str, GameObject]
+    index: dict[str, int]  # board position of every object
     on_board: list[str]  # board order
-    rank: dict[str, int]  # board position of every object
+    on_board_set: set[str]
     bearer: dict[str, str | None]  # object -> the on-board object it is attached to
+    rules: KeywordRules
+    op_board: OpBoard
+    keyword_pos: dict[tuple[str, str], int]
     initial_held: dict[str, dict[str, HeldAbility]]
-    sources: dict[str, list[Source]]
-    watches: dict[str, list[Watch]]  # parallel to sources
+    # object -> every instance that could target it (abilities as potential instances)
+    sources: dict[str, list[Instance]]
+    # object -> the bonus keywords whose status it has (its keyword bonuses are found at run time)
+    bonus_keywords: dict[str, list[str]]
     needs: dict[str, set[str]]
     groups: list[list[str]]  # calculation order
     object_loops: list[list[str]]
-    bonus_keywords: dict[str, str]
-    text_listing: dict[str, int] = field(default_factory=dict)  # effect id -> listing position
+    _reads: dict[tuple[str, str], Reads] = field(default_factory=dict)
+    _writes: dict[tuple[str, str], tuple[Char, ...]] = field(default_factory=dict)
+    _abilities: dict[tuple, Instance] = field(default_factory=dict)
+
+    # -- instances ---------------------------------------------------------------------------------
+
+    def reads(self, inst: Instance, oid: str) -> Reads:
+        key = (inst.name, oid)
+        found = self._reads.get(key)
+        if found is None:
+            found = self._reads[key] = reads(inst, oid)
+        return found
+
+    def writes(self, inst: Instance, oid: str) -> tuple[Char, ...]:
+        key = (inst.name, oid)
+        found = self._writes.get(key)
+        if found is None:
+            found = self._writes[key] = writes(inst, oid)
+        return found
+
+    def ability(self, holder: str, held: HeldAbility) -> Instance:
+        """The instance of an ability as its holder holds it now (§2)."""
+        key = (holder, held.name, held.timestamp, held.a, held.b)
+        inst = self._abilities.get(key)
+        if inst is None:
+            e = held.effect
+            inst = self._abilities[key] = Instance(
+                name=held.name,
+                kind="ability",
+                op=e.op,
+                stage=STAGES[e.op.name],
+                timestamp=held.timestamp,
+                key=(held.timestamp, held.a, held.b, 0, self.index[holder]),
+                conditions=e.conditions,
+                target=e.target,
+                holder=holder,
+                bearer=holder if held.origin == "effect_text" else self.bearer[holder],
+                origin=held.origin,
+                gear=held.gear,
+            )
+        return inst
+
+    def keyword_bonus(self, oid: str, kw: KeywordInstance) -> Instance:
+        """§2: one keyword bonus per instance of a bonus keyword that the object holds."""
+        key = (oid, kw)
+        inst = self._abilities.get(key)
+        if inst is None:
+            slot = self.keyword_pos[(oid, kw.keyword)]
+            s: Brought | None = kw.source
+            if s is None:
+                ts = self.objects[oid].since
+                name = f"keyword:{kw.keyword}:{oid}"
+                order = (ts, slot, 0, 0, 0)
+            else:
+                ts = s.timestamp
+                name = f"keyword:{kw.keyword}:{oid}:{s.name}"
+                order = (ts, slot, 1 + s.a, s.b, s.h)
+            inst = self._abilities[key] = Instance(
+                name=name,
+                kind="keyword",
+                op=Operation("plus", amount=kw.value),
+                stage=4,
+                timestamp=ts,
+                key=order,
+                obj=oid,
+                keyword=kw.keyword,
+                kw_source=kw.source_name,
+                value=kw.value,
+            )
+        return inst
 
 
 def _ref(ref: str | None, holder: str | None, bearer: str | None, target: str | None) -> str | None:
@@ -75,18 +139,19 @@ class _Analyser:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.objects = {obj.id: obj for obj in board.objects}
-        self.rank = {obj.id: i for i, obj in enumerate(board.objects)}
+        self.index = {obj.id: i for i, obj in enumerate(board.objects)}
         self.on_board = [obj.id for obj in board.objects if obj.on_board]
         self.on_board_set = set(self.on_board)
-        self.bonus = bonus_keywords(board.ruleset)
+        self.rules = keyword_rules(board.ruleset)
         self.bearer: dict[str, str | None] = {}
         for obj in board.objects:
             b = obj.attached_to
-            self.bearer[obj.id] = b if b in self.on_board_set else None
+            attached = b in self.on_board_set and obj.on_board
+            self.bearer[obj.id] = b if attached else None
 
-    # -- listing order -------------------------------------------------------------------------
+    # -- §2: slots of the order key ------------------------------------------------------------
 
-    def listing(self) -> None:
+    def slots(self) -> None:
         pos = 0
         self.text_pos: dict[str, int] = {}
         self.buff_pos: dict[str, int] = {}
@@ -104,40 +169,37 @@ class _Analyser:
             pos += 1
             self.bonus_pos[obj.id] = pos
             pos += 1
-            for keyword in sorted(self.bonus):
+            for keyword in sorted(self.rules.bonus):
                 self.keyword_pos[(obj.id, keyword)] = pos
                 pos += 1
         for effect in self.board.effects:
             self.ongoing_pos[effect.id] = pos
             pos += 1
 
-    # -- what each object holds at the start ---------------------------------------------------
-
-    def attached_gear_timestamp(self, gear: GameObject) -> int:
+    def gear_timestamp(self, gear: GameObject) -> int:
         return gear.attached_since if gear.attached_since is not None else gear.since
+
+    # -- §3: what each object holds at the start -----------------------------------------------
 
     def initial_held(self) -> dict[str, dict[str, HeldAbility]]:
         held: dict[str, dict[str, HeldAbility]] = {oid: {} for oid in self.on_board}
         for obj in self.board.objects:
-            if obj.id in self.on_board_set and self.bearer[obj.id] is None:
-                # An attached gear's own rules text is inactive (section 2).
+            if obj.id not in self.on_board_set:
+                continue
+            if self.bearer[obj.id] is None:
+                # An attached gear's own rules text is inactive (§2, RB 135.4).
                 for e in obj.rules_text:
-                    ts = e.timestamp if e.timestamp is not None else obj.since
-                    held[obj.id][e.id] = HeldAbility(e.id, e, ts, (self.text_pos[e.id],), "rules")
+                    held[obj.id][e.id] = own_ability(e, obj, self.text_pos[e.id])
             bearer = self.bearer[obj.id]
             if bearer is not None:
                 for e in obj.effect_text:
-                    ts = (
-                        e.timestamp
-                        if e.timestamp is not None
-                        else self.attached_gear_timestamp(obj)
-                    )
+                    ts = e.timestamp if e.timestamp is not None else self.gear_timestamp(obj)
                     held[bearer][e.id] = HeldAbility(
-                        e.id, e, ts, (self.text_pos[e.id],), "effect_text", gear=obj.id
+                        e.id, e, "effect_text", ts, self.text_pos[e.id], 0, gear=obj.id
                     )
         return held
 
-    # -- static targeting ----------------------------------------------------------------------
+    # -- §5: static targeting ------------------------------------------------------------------
 
     def could_target(self, target: Target, holder: str | None, bearer: str | None) -> list[str]:
         if target.kind == "self":
@@ -160,83 +222,64 @@ class _Analyser:
             result.append(oid)
         return result
 
-    # -- potential holdings, closed under copying ----------------------------------------------
+    def ability_bearer(self, holder: str, origin: str) -> str | None:
+        # In Effect Text `self` and `bearer` both mean the bearer, which is its holder (§2).
+        return holder if origin == "effect_text" else self.bearer[holder]
+
+    # -- §5: what each object could hold, closed under copies of copies -------------------------
 
     def potential_holdings(self, initial: dict[str, dict[str, HeldAbility]]) -> None:
-        """Every ability each object could hold: its start, plus what any copy could bring."""
-        self.potential: dict[str, dict[str, _PotentialAbility]] = {}
-        for holder, abilities in initial.items():
-            self.potential[holder] = {
-                hid: _PotentialAbility(
-                    hid, a.effect, holder if a.origin == "effect_text" else self.bearer[holder]
-                )
-                for hid, a in abilities.items()
-            }
-        # Copiable text of every object (section 3: printed, or what it copies).
-        self.copiable_text: dict[str, dict[str, Effect]] = {
-            obj.id: {e.id: e for e in obj.rules_text} for obj in self.board.objects
+        self.potential: dict[str, dict[str, _Potential]] = {
+            holder: {n: _Potential(n, a.effect, a.origin, a.gear) for n, a in abilities.items()}
+            for holder, abilities in initial.items()
         }
-        arcs: set[tuple[str, str]] = set()
+        # Objects that could become an object's copiable root through a copy.
+        self.roots: dict[str, set[str]] = {oid: set() for oid in self.on_board}
         while True:
-            found = set(arcs)
-            for e in self.board.effects:
-                if e.op.name == "copy":
-                    src = e.source
-                    found |= self._copy_arcs(e, src, self.bearer.get(src) if src else None)
+            changed = False
+            copies = [(e, e.source, self.bearer.get(e.source) if e.source else None)
+                      for e in self.board.effects if e.op.name == "copy"]  # fmt: skip
             for holder, abilities in self.potential.items():
-                for ability in abilities.values():
-                    if ability.effect.op.name == "copy":
-                        found |= self._copy_arcs(ability.effect, holder, ability.bearer)
-            if found == arcs:
-                return
-            arcs = found
-            changed = True
-            while changed:
-                changed = False
-                for copier, copied in arcs:
-                    for eid, e in list(self.copiable_text[copied].items()):
-                        if eid not in self.copiable_text[copier]:
-                            self.copiable_text[copier][eid] = e
+                for p in abilities.values():
+                    if p.effect.op.name == "copy":
+                        copies.append((p.effect, holder, self.ability_bearer(holder, p.origin)))
+            for effect, holder, bearer in copies:
+                for oid in self.could_target(effect.target, holder, bearer):
+                    x = _ref(effect.op.of, holder, bearer, oid)
+                    if x is None or x not in self.objects:
+                        continue
+                    # X's root is X itself or whatever a copy could make it.
+                    new = ({x} | self.roots.get(x, set())) - self.roots[oid]
+                    if new:
+                        self.roots[oid] |= new
+                        changed = True
+            for holder in self.on_board:
+                for root in self.roots[holder]:
+                    for e in self.objects[root].rules_text:
+                        own = root == holder
+                        name = e.id if own else f"{e.id}@{holder}"
+                        if name not in self.potential[holder]:
+                            self.potential[holder][name] = _Potential(
+                                name, e, "own" if own else "copied"
+                            )
                             changed = True
-            for copier, copied in arcs:
-                if copier not in self.on_board_set:
-                    continue
-                own = {e.id for e in self.objects[copier].rules_text}
-                for e in self.copiable_text[copied].values():
-                    hid = e.id if e.id in own else f"{e.id}@{copier}"
-                    self.potential[copier].setdefault(
-                        hid, _PotentialAbility(hid, e, self.bearer[copier])
-                    )
+            if not changed:
+                return
 
-    def _copy_arcs(
-        self, effect: Effect, holder: str | None, bearer: str | None
-    ) -> set[tuple[str, str]]:
-        arcs = set()
-        for oid in self.could_target(effect.target, holder, bearer):
-            copied = _ref(effect.op.of, holder, bearer, oid)
-            if copied in self.objects:
-                arcs.add((oid, copied))
-        return arcs
+    # -- sources: every instance that could target each object ---------------------------------
 
-    # -- sources and needs ---------------------------------------------------------------------
-
-    def sources_and_needs(
-        self,
-    ) -> tuple[dict[str, list[Source]], dict[str, list[Watch]], dict[str, set[str]]]:
-        sources: dict[str, list[Source]] = {oid: [] for oid in self.on_board}
-        watches: dict[str, list[Watch]] = {oid: [] for oid in self.on_board}
-        needs: dict[str, set[str]] = {oid: set() for oid in self.on_board}
-
+    def sources(self) -> dict[str, list[Instance]]:
+        sources: dict[str, list[Instance]] = {oid: [] for oid in self.on_board}
         for e in self.board.effects:
             src = e.source
             bearer = self.bearer.get(src) if src else None
             inst = Instance(
-                id=e.id,
+                name=e.id,
                 kind="ongoing",
                 op=e.op,
                 stage=STAGES[e.op.name],
                 timestamp=e.timestamp if e.timestamp is not None else 0,
-                listing=(self.ongoing_pos[e.id],),
+                key=(e.timestamp or 0, self.ongoing_pos[e.id], 0, 0, 0),
                 conditions=e.conditions,
                 target=e.target,
                 holder=src,
@@ -245,132 +288,113 @@ class _Analyser:
             )
             for oid in self.could_target(e.target, src, bearer):
                 sources[oid].append(inst)
-                watches[oid].append(self._watch(oid, e, src, bearer, held=False))
-                self._add_reads(needs[oid], oid, e, src, bearer, held=False)
-
         for holder in self.on_board:
-            for ability in self.potential[holder].values():
-                e = ability.effect
-                for oid in self.could_target(e.target, holder, ability.bearer):
-                    sources[oid].append(AbilitySource(holder, ability.id))
-                    watches[oid].append(self._watch(oid, e, holder, ability.bearer, held=True))
-                    self._add_reads(needs[oid], oid, e, holder, ability.bearer, held=True)
-
+            for p in self.potential[holder].values():
+                bearer = self.ability_bearer(holder, p.origin)
+                # A potential instance: its key is a placeholder (see Instance).
+                inst = Instance(
+                    name=p.name,
+                    kind="ability",
+                    op=p.effect.op,
+                    stage=STAGES[p.effect.op.name],
+                    timestamp=0,
+                    key=(0, 0, 0, 0, 0),
+                    conditions=p.effect.conditions,
+                    target=p.effect.target,
+                    holder=holder,
+                    bearer=bearer,
+                    origin=p.origin,
+                    gear=p.gear,
+                )
+                for oid in self.could_target(p.effect.target, holder, bearer):
+                    sources[oid].append(inst)
         for oid in self.on_board:
             obj = self.objects[oid]
             if obj.buffed:
                 ts = obj.buff_since if obj.buff_since is not None else obj.since
-                watches[oid].append(frozenset())
-                sources[oid].append(
-                    Instance(
-                        id=f"buff:{oid}",
-                        kind="buff",
-                        op=Operation("plus", amount=1),
-                        stage=4,
-                        timestamp=ts,
-                        listing=(self.buff_pos[oid],),
-                    )
-                )
-            for keyword, status in sorted(self.bonus.items()):
-                if status in obj.status:
-                    watches[oid].append(frozenset({(oid, "keywords")}))
-                    sources[oid].append(
-                        Instance(
-                            id=f"keyword:{keyword}:{oid}",
-                            kind="keyword",
-                            op=Operation("plus"),
-                            stage=4,
-                            timestamp=obj.since,
-                            listing=(self.keyword_pos[(oid, keyword)],),
-                            keyword=keyword,
-                        )
-                    )
+                sources[oid].append(Instance(
+                    name=f"buff:{oid}", kind="buff", op=Operation("plus", amount=1), stage=4,
+                    timestamp=ts, key=(ts, self.buff_pos[oid], 0, 0, 0), obj=oid,
+                ))  # fmt: skip
         for gear in self.board.objects:
             bearer = self.bearer[gear.id]
             if bearer is not None and gear.might_bonus is not None:
-                watches[bearer].append(frozenset())
-                sources[bearer].append(
-                    Instance(
-                        id=f"bonus:{gear.id}",
-                        kind="bonus",
-                        op=Operation("plus", amount=gear.might_bonus),
-                        stage=4,
-                        timestamp=self.attached_gear_timestamp(gear),
-                        listing=(self.bonus_pos[gear.id],),
-                        gear=gear.id,
-                    )
-                )
-        return sources, watches, needs
+                ts = self.gear_timestamp(gear)
+                sources[bearer].append(Instance(
+                    name=f"bonus:{gear.id}", kind="bonus",
+                    op=Operation("plus", amount=gear.might_bonus), stage=4, timestamp=ts,
+                    key=(ts, self.bonus_pos[gear.id], 0, 0, 0), obj=bearer, gear=gear.id,
+                ))  # fmt: skip
+        return sources
 
-    def _watch(
-        self, target: str, effect: Effect, holder: str | None, bearer: str | None, held: bool
-    ) -> Watch:
-        pairs: set[tuple[str, str]] = set()
-        if held and holder is not None:
-            pairs.add((holder, "held"))
-            pairs.add((holder, "controller"))  # an ability's controller is its holder's
-        t = effect.target
-        if t.kind == "filter" and t.filter is not None:
-            if t.filter.card_type is not None:
-                pairs.add((target, "types"))
-            if t.filter.tag is not None:
-                pairs.add((target, "tags"))
-            if t.filter.relation is not None:
-                pairs.add((target, "controller"))
-        for cond in effect.conditions:
-            read = _ref(cond.of, holder, bearer, target)
-            if read is not None and cond.kind != "status":
-                pairs.add((read, CONDITION_READS[cond.kind]))
-        return frozenset(pairs)
+    def bonus_keywords(self) -> dict[str, list[str]]:
+        return {
+            oid: [k for k, status in self.rules.bonus.items() if status in self.objects[oid].status]
+            for oid in self.on_board
+        }
 
-    def _add_reads(
-        self,
-        needs: set[str],
-        target: str,
-        effect: Effect,
-        holder: str | None,
-        bearer: str | None,
-        held: bool,
-    ) -> None:
-        """Section 5: the holder of an ability, every object a condition reads, the copied
-        object."""
-        read: set[str | None] = set()
-        if held:
-            read.add(holder)
-        for cond in effect.conditions:
-            read.add(_ref(cond.of, holder, bearer, target))
-        if effect.op.name == "copy":
-            # The copied object itself. What the copied text reads is read by the abilities the
-            # target then holds; those are potential holdings, so each adds its edges above for
-            # the objects it could target (and only those: a copied aura that cannot target the
-            # copier does not make the copier wait).
-            read.add(_ref(effect.op.of, holder, bearer, target))
-        for r in read:
-            if r is not None and r != target and r in self.on_board_set:
-                needs.add(r)
+    # -- §5: needs -----------------------------------------------------------------------------
+
+    def potential_writes(
+        self, sources: dict[str, list[Instance]], bonus: dict[str, list[str]]
+    ) -> WriteIndex:
+        """Every characteristic some instance on this board could write (§4: it could target
+        the object and its operation writes it)."""
+        index = WriteIndex()
+        for oid, insts in sources.items():
+            for inst in insts:
+                index.add(writes(inst, oid), inst)
+            # A keyword bonus could write Might when the object has the keyword's status and
+            # could hold the keyword: printed, gained, or brought by a copy.
+            could_hold: set[str] = {k.name for k in self.objects[oid].keywords}
+            for inst in insts:
+                if inst.op.name == "gain_keywords":
+                    could_hold |= {k.name for k in inst.op.keywords}
+            for root in self.roots[oid]:
+                could_hold |= {k.name for k in self.objects[root].keywords}
+            if any(k in could_hold for k in bonus[oid]):
+                index.add(((oid, "might", None),), "keyword bonus")
+        return index
+
+    def needs(self, sources: dict[str, list[Instance]], written: WriteIndex) -> dict[str, set[str]]:
+        needs: dict[str, set[str]] = {oid: set() for oid in self.on_board}
+        for oid, insts in sources.items():
+            for inst in insts:
+                for read in reads(inst, oid).all:
+                    q = read[0]
+                    if q != oid and q in self.on_board_set and written.any_writer(read):
+                        needs[oid].add(q)
+        return needs
 
 
 def analyse(board: Board) -> Analysis:
     a = _Analyser(board)
-    a.listing()
+    a.slots()
     initial = a.initial_held()
     a.potential_holdings(initial)
-    sources, watches, needs = a.sources_and_needs()
+    sources = a.sources()
+    bonus = a.bonus_keywords()
+    needs = a.needs(sources, a.potential_writes(sources, bonus))
     components = strongly_connected_components(a.on_board, {k: sorted(v) for k, v in needs.items()})
-    groups = dependency_order(components, needs, a.rank)
-    loops = [g for g in groups if len(g) >= 2]
+    groups = dependency_order(components, needs, a.index)
     return Analysis(
         board=board,
         objects=a.objects,
+        index=a.index,
         on_board=a.on_board,
-        rank=a.rank,
+        on_board_set=a.on_board_set,
         bearer=a.bearer,
-        initial_held=initial,
+        rules=a.rules,
+        op_board=OpBoard(a.objects, a.text_pos, a.rules),
+        keyword_pos=a.keyword_pos,
+        initial_held={oid: frozen(h) for oid, h in initial.items()},
         sources=sources,
-        watches=watches,
+        bonus_keywords=bonus,
         needs=needs,
         groups=groups,
-        object_loops=loops,
-        bonus_keywords=a.bonus,
-        text_listing=a.text_pos,
+        object_loops=[g for g in groups if len(g) >= 2],
     )
+
+
+def initial_state(analysis: Analysis, oid: str):
+    return printed_state(analysis.objects[oid], analysis.initial_held[oid])

@@ -1,8 +1,9 @@
 """Strongly connected components and a deterministic order of them.
 
-Used twice by the reference engine: for object groups (the *needs* graph, semantics.md section 5)
-and for dependency cycles inside one choice set (section 6). Iterative, because a needs chain on a
-1,000-object board would overflow Python's recursion limit.
+Used by the reference engine for object groups (the *needs* graph, semantics.md §5), for
+dependency cycles over the universe of one step (§6) and for the components of failing
+applications (§8). Iterative, because a needs chain on a 1,000-object board would overflow
+Python's recursion limit.
 """
 
 from __future__ import annotations

@@ -1,40 +1,57 @@
-"""An object's state during the calculation (semantics.md section 3).
+"""An object's state during the calculation (docs/semantics.md §3).
 
-States are immutable: applying an instance builds a new state, so the dependency test can apply an
-instance hypothetically without undoing anything.
+States are immutable: applying an instance builds a new state, so the dependency test (§6) can
+apply an instance hypothetically without undoing anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..model import Effect, GameObject, Keyword
+from ..model import Effect, GameObject
+from ..ruleset_data import KeywordRules
+
+EMPTY: Mapping = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Brought:
+    """The application that brought a keyword instance or a copied ability, with the key
+    components it had when it applied (§2, order key)."""
+
+    name: str
+    timestamp: int
+    a: int
+    b: int
+    h: int
 
 
 @dataclass(frozen=True)
 class HeldAbility:
-    """A passive ability an object currently holds, with the identity it has while held."""
+    """A passive ability an object holds (§3), with the identity and key it has while held."""
 
-    id: str  # the effect id, or "<id>@<holder>" for an ability a copy brought
+    name: str  # E, or E@H for a copied ability
     effect: Effect
+    origin: str  # "own" (printed rules text) | "effect_text" | "copied"
     timestamp: int
-    listing: tuple[int, ...]  # tie-break key (semantics.md section 2, listing order)
-    origin: str  # "rules" | "effect_text" | "copied"
+    a: int
+    b: int
     gear: str | None = None  # Effect Text: the gear that supplies it
 
 
 @dataclass(frozen=True)
-class Copiable:
-    """What a copy of this object takes: printed values, or what the object itself copies."""
+class KeywordInstance:
+    """(keyword, value, source): source None means printed (§3)."""
 
-    name: str
-    types: tuple[str, ...]
-    might: int | None
-    tags: frozenset[str]
-    keywords: tuple[tuple[str, int], ...]
-    abilities: tuple[Effect, ...]
+    keyword: str
+    value: int
+    source: Brought | None = None
+
+    @property
+    def source_name(self) -> str | None:
+        return None if self.source is None else self.source.name
 
 
 @dataclass(frozen=True)
@@ -45,65 +62,54 @@ class ObjState:
     controller: str
     might: int | None
     tags: frozenset[str]
-    keywords: Mapping[str, int]
-    status: tuple[str, ...]  # never written by any effect; kept here so reads are uniform
+    keywords: tuple[KeywordInstance, ...]
+    status: frozenset[str]  # never written by any effect (§4)
     held: Mapping[str, HeldAbility]
-    copiable: Copiable
-    # Its printed rules text as it would be held: a copy that brings this text back gives the
-    # object its own abilities, not copied ones (a copied ability is one "held by another object").
-    own_text: Mapping[str, HeldAbility]
-    copying: str | None = None  # the object whose copiable values it took last (None: printed)
+    retained: Mapping[str, HeldAbility]
+    root: str  # the copiable root: whose printed values are this object's copiable values
+    copy_of: str | None = None  # the root the last copy set (None: never copied), for the trace
 
     @property
     def mighty(self) -> bool:
         return self.might is not None and self.might >= 5
 
+    def has_keyword(self, keyword: str) -> bool:
+        return any(k.keyword == keyword for k in self.keywords)
 
-def frozen_map(values: dict) -> Mapping:
-    # Read-only, so a state shared between the real and a hypothetical branch cannot be corrupted.
-    return MappingProxyType(values)
+    def holds_or_retains(self, name: str) -> bool:
+        return name in self.held or name in self.retained
 
 
-def gain_keywords(current: Mapping[str, int], gained: Iterable[Keyword]) -> dict[str, int]:
-    """Numbered keywords add up; a keyword without a number is held once (value 1)."""
-    result = dict(current)
-    for kw in gained:
-        if kw.value is not None:
-            result[kw.name] = result.get(kw.name, 0) + kw.value
+def changed(state: ObjState, **changes) -> ObjState:
+    """`dataclasses.replace` without its per-call introspection (the engine's hottest call)."""
+    new = object.__new__(ObjState)
+    values = dict(state.__dict__)
+    values.update(changes)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def keyword_values(instances: tuple[KeywordInstance, ...], rules: KeywordRules) -> dict[str, int]:
+    """§3: a summing keyword is the sum of its instances' values; any other keyword is 1."""
+    values: dict[str, int] = {}
+    for k in instances:
+        if rules.sums(k.keyword):
+            values[k.keyword] = values.get(k.keyword, 0) + k.value
         else:
-            result[kw.name] = max(result.get(kw.name, 0), 1)
-    return result
+            values[k.keyword] = 1
+    return dict(sorted(values.items()))
 
 
-def printed_copiable(obj: GameObject) -> Copiable:
-    return Copiable(
-        name=obj.name,
-        types=(obj.card_type,),
-        might=obj.might,
-        tags=frozenset(obj.tags),
-        keywords=tuple(sorted(gain_keywords({}, obj.keywords).items())),
-        abilities=tuple(obj.rules_text),
-    )
+def frozen(values: dict) -> Mapping:
+    # Read-only, so a state shared by the real and a hypothetical branch cannot be corrupted.
+    return MappingProxyType(values) if values else EMPTY
 
 
-def own_text(obj: GameObject, listing: Mapping[str, int]) -> dict[str, HeldAbility]:
-    return {
-        e.id: HeldAbility(
-            e.id,
-            e,
-            e.timestamp if e.timestamp is not None else obj.since,
-            (listing[e.id],),
-            "rules",
-        )
-        for e in obj.rules_text
-    }
+def printed_keywords(obj: GameObject, source: Brought | None = None) -> tuple[KeywordInstance, ...]:
+    return tuple(KeywordInstance(k.name, k.value or 1, source) for k in obj.keywords)
 
 
-def printed_state(
-    obj: GameObject,
-    held: dict[str, HeldAbility] | None = None,
-    own: dict[str, HeldAbility] | None = None,
-) -> ObjState:
+def printed_state(obj: GameObject, held: Mapping[str, HeldAbility] = EMPTY) -> ObjState:
     """The printed values: the start of an on-board calculation, and all an off-board object is."""
     return ObjState(
         id=obj.id,
@@ -112,9 +118,9 @@ def printed_state(
         controller=obj.controller,
         might=obj.might,
         tags=frozenset(obj.tags),
-        keywords=frozen_map(gain_keywords({}, obj.keywords)),
-        status=tuple(obj.status),
-        held=frozen_map(dict(held or {})),
-        copiable=printed_copiable(obj),
-        own_text=frozen_map(dict(own or {})),
+        keywords=printed_keywords(obj),
+        status=frozenset(obj.status),
+        held=held,
+        retained=EMPTY,
+        root=obj.id,
     )

@@ -200,9 +200,9 @@ def test_fiora_buffed_and_defending_gets_shield_bonus_once():
     assert [a.effect for a in r.applied["fiora"]] == [
         "buff:fiora",
         "fiora-passive",
-        "keyword:Shield:fiora",
+        "keyword:Shield:fiora:fiora-passive",  # §2: brought by the passive
     ]
-    shield = applied(r, "fiora", "keyword:Shield:fiora")
+    shield = applied(r, "fiora", "keyword:Shield:fiora:fiora-passive")
     assert (shield.before, shield.after) == (5, 6)
     assert r.withdrawn == {}
 
@@ -237,10 +237,11 @@ def test_condition_timing_immediate_checks_when_the_layer_comes_up():
 
 
 def test_settled_withdraws_an_application_whose_condition_fails_at_the_end():
-    # After the buff (4 -> 5) the grant and `drop` wait on each other (the grant reads Might,
-    # which drop writes; drop reads keywords, which the grant writes), so the group is unblocked:
-    # the grant applies at 5, then drop (now that fiora has Shield) takes her to 4. The final check
-    # finds the grant's condition false: it is withdrawn and the board calculated again.
+    # After the buff (4 -> 5) the grant waits for `drop` (pending, it writes the Might the grant
+    # reads) and nothing is settled, so the group is unblocked: the grant applies at 5, then drop
+    # (now that fiora has Shield) takes her to 4. The final check finds the grant's condition
+    # false; its culprit is drop, which the grant itself enables (it gave the Shield drop reads):
+    # self-defeating, so withdrawn and, since it would hold in the final state, a paradox (§8).
     drop = ongoing(
         "drop",
         op("minus", amount=1),
@@ -253,6 +254,11 @@ def test_settled_withdraws_an_application_whose_condition_fails_at_the_end():
     assert might(r, "fiora") == 5
     assert r.objects["fiora"].keywords == {}
     assert [a.effect for a in r.applied["fiora"]] == ["buff:fiora"]
+    assert r.paradoxes == [["drop", "fiora-passive"]]
+    (w,) = r.withdrawals
+    assert (w.object, w.effect, w.round, w.failed, w.because) == (
+        "fiora", "fiora-passive", 1, ("condition",), ("drop",)
+    )
 
 
 # -- dependencies ---------------------------------------------------------------------------------
@@ -584,10 +590,9 @@ def test_an_object_copying_itself_keeps_its_own_abilities():
     assert (might(r, "y"), r.objects["y"].types, r.objects["y"].name) == (5, ("unit",), "X")
 
 
-def test_copy_replaces_every_held_ability_including_effect_text():
-    # Section 3 as written: held abilities become the copied object's; Effect Text was held from
-    # the start, so a copy removes it too. (Flagged to the lead: [L] places Equipment text in the
-    # abilities layer, after copy.)
+def test_a_copy_keeps_the_effect_text_of_attached_gear():
+    # §3 (class E): Effect Text is appended in the abilities layer, after copy; a copy replaces
+    # the copier's own rules text, not the Effect Text it holds, nor the gear's Might Bonus.
     u1 = unit("u1", 3, zone="battlefield")
     r = resolve(
         board(
@@ -597,8 +602,9 @@ def test_copy_replaces_every_held_ability_including_effect_text():
             effects=(ongoing("mirror", op("copy", of="x"), ids("u1"), 9),),
         )
     )
-    assert r.objects["u1"].keywords == {}
-    assert might(r, "u1") == 4  # x's printed 2 + the Might Bonus, which is not an ability
+    assert r.objects["u1"].keywords == {"Ganking": 1}
+    assert r.objects["u1"].abilities == ("boots-ganking",)
+    assert might(r, "u1") == 4  # x's printed 2 + the Might Bonus
 
 
 def test_a_copied_aura_that_cannot_target_the_copier_makes_no_edge_to_what_it_reads():
@@ -613,7 +619,10 @@ def test_a_copied_aura_that_cannot_target_the_copier_makes_no_edge_to_what_it_re
             effects=(ongoing("mirror", op("copy", of="x"), ids("y"), 3),),
         )
     )
-    assert r.needs == {"p": ["q", "x", "y"], "y": ["x"]}
+    # §5: only reads of what something could write make edges. Nothing writes q's Might or
+    # copies onto x, so p needs neither q nor x, and y does not need x; p needs y because the
+    # mirror writes y's abilities (x-aura@y exists only once it applied).
+    assert r.needs == {"p": ["y"]}
     assert might(r, "p") == 3  # x-aura from x and x-aura@y from y
 
 
