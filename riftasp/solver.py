@@ -132,6 +132,9 @@ def _solve_once(
                 ctl.ground(parts)
                 if strict:
                     _check_decided(ctl, f"{parts[0][0]}({step})")
+            for atom in ctl.symbolic_atoms.by_signature("stuck", 2):
+                raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "
+                                    f"nothing in step {step}")
             # The step after every object finished settles their final check (choose.lp).
             if step >= 2 and _all_finished(ctl, step - 1):
                 break
