@@ -111,9 +111,9 @@ class Replay:
         lost: set[str] = set()
         for oid in self.ix.order:
             rows = self.rows.get(oid, [])
-            if not rows:
-                continue
             if oid not in self.ix.on_board:
+                if not rows:
+                    continue
                 self.checked += 1
                 self.fail(oid, "off-board", "no applications (objects off the board are not calculated)",
                           f"{len(rows)} applications", rows[0].effect)
