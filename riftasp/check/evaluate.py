@@ -327,8 +327,26 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
                 fail(oid, "keyword-bonus", f"{keyword} bonuses add {expected} (final {keyword} value)",
                      f"they add {added}", f"keyword:{keyword}:{oid}")
 
-    # Nothing that holds in the final state is left unapplied.
+    # A withdrawn application that would apply in the final state is part of a reported paradox
+    # (§8: a withdrawal never stands on a support that is itself withdrawn; a board without a
+    # consistent state is reported, never hidden).
     in_paradox = set().union(*view.paradoxes) if view.paradoxes else set()
+    if settled:
+        for oid, withdrawn in view.withdrawn.items():
+            for name in sorted(withdrawn):
+                inst = index.instance(name)
+                if inst is None or oid not in index.on_board:
+                    continue
+                checked += 1
+                if (name not in in_paradox and state.exists(inst, oid) is True and state.targets(inst, oid)
+                        and not state.failing_conditions(inst, oid)):
+                    fail(oid, "withdrawn-holds", "withdrawn only while it fails in the final state, or part of a "
+                         "reported paradox", "it exists, targets and meets its conditions; no paradox names it",
+                         name)
+    else:
+        skipped.append("withdrawn applications that hold in the final state (condition_timing = immediate)")
+
+    # Nothing that holds in the final state is left unapplied.
     for name in dict.fromkeys(state.candidates()):
         inst = index.instance(name)
         if inst is None:

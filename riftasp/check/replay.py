@@ -232,6 +232,18 @@ class Replay:
                           sorted(state.held), row.effect)
 
     def cross_checks(self) -> None:
+        # §6: the objects of a loop are one calculation, one application per step.
+        for loop in self.view.object_loops:
+            members = sorted(set(loop) & self.ix.on_board)
+            by_step: dict[int, str] = {}
+            self.checked += 1
+            for oid in members:
+                for row in self.rows.get(oid, ()):
+                    other = by_step.setdefault(row.step, f"{row.effect} on {oid}")
+                    if other != f"{row.effect} on {oid}":
+                        self.fail(",".join(members), "loop-steps",
+                                  "one application per step in an object loop (one calculation)",
+                                  f"step {row.step}: {other} and {row.effect} on {oid}", row.effect)
         for oid, rows in self.rows.items():
             for row in rows:
                 inst = self.ix.instance(row.effect)
@@ -259,9 +271,11 @@ class Replay:
 
         if inst.characteristic == "copy":
             x = row.after
-            if not isinstance(x, str) or x not in ix.objects:
-                self.fail(oid, "after", "the copied object's id", x, row.effect)
-                return False
+            if x != inst.effect.op.of:
+                # The copied object is the effect's `of`; what it copies is then the trace's word.
+                self.fail(oid, "after", inst.effect.op.of, x, row.effect)
+                if not isinstance(x, str) or x not in ix.objects:
+                    return False
             root = self.root(x, row.step)
             if root is None:
                 self.fail(oid, "after", f"a copy of an object ({x}'s earlier copy names no object)", x, row.effect)
