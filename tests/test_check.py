@@ -697,6 +697,7 @@ def _generated(count):
     return out
 
 
+@pytest.mark.thorough
 def test_tampering_with_generated_resolutions_is_always_caught():
     """On generated boards, whatever the engine answered: Might off by one on any object on the
     board, or a trace row dropped, never goes unnoticed."""
@@ -789,3 +790,14 @@ def test_every_single_change_to_a_correct_answer_is_a_violation(case):
     b = board(**spec)
     unnoticed = [what for what, mutated in _mutations(answer()) if not check(b, mutated)]
     assert unnoticed == []
+
+
+def test_a_tag_set_is_a_list_even_when_empty():
+    """The contract's tags are a sorted list: `null` is not the empty set (the ASP decoder writes
+    null for an empty tag set in the trace today; the reference engine writes [])."""
+    b = board([unit("u1", 2)], [{"id": "rm", "controller": "bob", "timestamp": 3,
+                                 "op": {"op": "remove_tag", "tag": "Mech"}, "target": {"ids": ["u1"]}}])
+    right = resolution({"u1": final("U1", 2)}, {"u1": [row("rm", 1, 2, 3, "tags", [], [])]})
+    assert found(b, right) == set()
+    null = resolution({"u1": final("U1", 2)}, {"u1": [row("rm", 1, 2, 3, "tags", None, None)]})
+    assert found(b, null) == {("u1", TRACE, "before", "rm"), ("u1", TRACE, "after", "rm")}
