@@ -136,6 +136,40 @@ def schema() -> None:
     emit_json(board_schema())
 
 
+@app.command()
+def check(
+    board: Path = typer.Argument(..., help="A board file"),
+    resolution: Path | None = typer.Option(None, "--resolution", help="An engine's --json output for BOARD "
+                                           "(default: riftasp's own resolution)"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
+    engine: str = typer.Option("asp", help="asp or reference (without --resolution)"),
+) -> None:
+    """Check a resolution against the rules' invariants; exit 0 consistent, 1 violations."""
+    from .check import ContractError, check_report
+
+    b = load(board)
+    if resolution is None:
+        data = run_engine(b, engine).to_json()
+        source = f"{b.source} ({engine} resolution)"
+    else:
+        source = str(resolution)
+        try:
+            data = json.loads(resolution.read_text(encoding="utf-8-sig"))
+        except OSError as err:
+            fail(f"{source}: cannot read: {err.strerror or err}")
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+            fail(f"{source}: invalid JSON: {str(err).splitlines()[0]}")
+    try:
+        report = check_report(b, data)
+    except ContractError as err:
+        fail(f"{source}: {err}".replace("\n", "\\n"))
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(report.text())
+    raise typer.Exit(0 if report.consistent else 1)
+
+
 # ---- cross-checking engines (docs/crosscheck.md) ----------------------------------------------
 
 ENGINE_HELP = "asp, reference, or a command: one JSON board on stdin, the resolve JSON on stdout"

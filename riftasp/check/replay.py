@@ -1,0 +1,440 @@
+"""Invariant 2, trace replay (docs/semantics.md §13): the `applied` trace read as a history.
+
+Per object, from the printed values:
+- each row's `before` is the previous `after` of its characteristic (the printed value at first;
+  after a copy row, the printed values of what the copy took: see `root`);
+- each row's `after` is its operation applied to its `before`, and the operations replayed in
+  trace order give the final characteristics (and, when reported, the final abilities);
+- no instance applies twice; the row's layer is its instance's stage (§1) and its timestamp the
+  one §2 gives it; a stage lower than an earlier row's appears only on a row labelled `recheck`
+  (and `recheck` only there, §6); an application after a newer one of its stage says why (§11);
+- an application exists when it is applied (an ability is held or retained by its holder, a
+  keyword bonus's keyword instance is held by its object).
+
+A copy row's `after` is the copied object X. What the copy takes is X's copiable root at that
+moment (§3: copies of copies): X itself, unless the trace shows a copy applied to X at an earlier
+step, and then that copy's root. The rows after a copy row are checked against those values: the
+checker never decides what a copy should have copied, only that the trace is consistent with what
+it says it copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contract import REASONS, Row, View
+from .index import LAYER_OF_STAGE, BoardIndex, Inst
+from .report import TRACE, Violation, show
+
+# §11: what an application applied after a newer one of its stage on its object may cite.
+JUSTIFYING = frozenset({"dependency", "became_applicable", "waited", "tie", "unblocked", "recheck", "cycle"})
+
+
+@dataclass
+class State:
+    """An object's replayed state: values plus the keyword instances and held abilities behind them."""
+
+    name: str
+    types: frozenset[str]
+    might: int | None
+    controller: str | None
+    tags: frozenset[str]
+    kws: list[tuple[str, int, str | None, int]]  # (keyword, value, brought by (None: printed), timestamp)
+    held: dict[str, int | None]  # ability name -> timestamp (None: the board decides it)
+    retained: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Replayed:
+    """What the replay learnt, for the final-consistency checks."""
+
+    states: dict[str, State]  # final replayed state of every object with a trace (on the board)
+    lost: set[str]  # objects whose replay could not be completed (values unknown)
+
+
+class Replay:
+    def __init__(self, index: BoardIndex, view: View, out: list[Violation]) -> None:
+        self.ix = index
+        self.view = view
+        self.out = out
+        self.checked = 0
+        applied = view.applied or {}
+        self.rows = applied
+        self.copy_rows: dict[str, list[Row]] = {
+            oid: sorted((r for r in rows if _is_copy(index, r)), key=lambda r: r.step)
+            for oid, rows in applied.items()
+        }
+        self.first_step: dict[str, int] = {}
+        for rows in applied.values():
+            for r in rows:
+                self.first_step[r.effect] = min(self.first_step.get(r.effect, r.step), r.step)
+        # Held-or-retained abilities of each object after each of its rows: (step, names).
+        self.snapshots: dict[str, list[tuple[int, frozenset[str]]]] = {}
+
+    def fail(self, oid: str, check: str, expected: Any, found: Any, effect: str | None = None) -> None:
+        self.out.append(Violation(oid, TRACE, check, show(expected), show(found), effect))
+
+    # -- copiable roots ------------------------------------------------------------------------
+
+    def root(self, x: str, step: int) -> str | None:
+        """X's copiable root just before `step`, as the trace tells it (None: not an object)."""
+        seen = 0
+        while True:
+            if x not in self.ix.objects:
+                return None
+            if x not in self.ix.on_board:
+                return x
+            earlier = [r for r in self.copy_rows.get(x, ()) if r.step < step]
+            if not earlier:
+                return x
+            last = earlier[-1]
+            if not isinstance(last.after, str):
+                return None
+            x, step = last.after, last.step
+            seen += 1
+            if seen > 10_000:  # steps strictly decrease, so this cannot happen
+                return None
+
+    # -- the replay ----------------------------------------------------------------------------
+
+    def initial(self, oid: str) -> State:
+        p = self.ix.printed[oid]
+        return State(
+            name=p.name, types=p.types, might=p.might, controller=p.controller, tags=p.tags,
+            kws=[(k, v, None, self.ix.objects[oid].since) for k, v in p.keywords],
+            held={name: None for name in self.ix.initially_held(oid)},
+        )
+
+    def run(self) -> Replayed:
+        states: dict[str, State] = {}
+        lost: set[str] = set()
+        for oid in self.ix.order:
+            rows = self.rows.get(oid, [])
+            if oid not in self.ix.on_board:
+                if not rows:
+                    continue
+                self.checked += 1
+                self.fail(oid, "off-board", "no applications (objects off the board are not calculated)",
+                          f"{len(rows)} applications", rows[0].effect)
+                continue
+            state, ok = self.object(oid, rows)
+            states[oid] = state
+            if not ok:
+                lost.add(oid)
+        self.cross_checks()
+        return Replayed(states, lost)
+
+    def object(self, oid: str, rows: list[Row]) -> tuple[State, bool]:
+        ix = self.ix
+        state = self.initial(oid)
+        p = ix.printed[oid]
+        # The chain: the previous `after` of each characteristic (printed values at first).
+        chain: dict[str, Any] = {
+            "might": p.might, "controller": p.controller, "tags": sorted(p.tags),
+            "keywords": ix.aggregate(state.kws), "abilities": sorted(state.held),
+        }
+        seen: set[str] = set()
+        highest = 0  # the highest stage applied so far
+        earlier: list[tuple[Row, Inst | None]] = []
+        ok = True
+        snaps: list[tuple[int, frozenset[str]]] = []
+        previous_step: int | None = None
+        for row in rows:
+            inst = ix.instance(row.effect)
+            self.checked += 6
+            if previous_step is not None and row.step <= previous_step:
+                self.fail(oid, "step-order", f"a step after {previous_step}", row.step, row.effect)
+            previous_step = row.step
+            if row.effect in seen:
+                self.fail(oid, "twice", "each instance applied at most once to an object",
+                          "applied again", row.effect)
+            seen.add(row.effect)
+            self.labels(oid, row)
+            if inst is None:
+                # Reported by the final-consistency check; its values cannot be replayed.
+                ok = False
+                earlier.append((row, None))
+                continue
+            stage = inst.stage
+            if (row.layer, row.sublayer) != LAYER_OF_STAGE[stage]:
+                layer, sub = LAYER_OF_STAGE[stage]
+                self.fail(oid, "stage", f"{layer}/{sub or '-'} (stage {stage})",
+                          f"{row.layer}/{row.sublayer or '-'}", row.effect)
+            if row.characteristic != inst.characteristic:
+                self.fail(oid, "characteristic", inst.characteristic, row.characteristic, row.effect)
+            lower = stage < highest
+            if lower != ("recheck" in row.reasons):
+                if lower:
+                    self.fail(oid, "recheck", "'recheck' (stage goes down after a later stage applied)",
+                              f"stage {stage} after stage {highest}, reasons {', '.join(row.reasons)}", row.effect)
+                else:
+                    self.fail(oid, "recheck", f"no 'recheck' (no stage above {stage} applied before)",
+                              "'recheck'", row.effect)
+            highest = max(highest, stage)
+            for q, q_inst in earlier:
+                if q_inst is not None and q_inst.stage == stage and q.timestamp > row.timestamp:
+                    if not (JUSTIFYING & set(row.reasons)) and "immediately_after" not in q.reasons:
+                        self.fail(oid, "newer-first",
+                                  f"a reason ({', '.join(sorted(JUSTIFYING))}) or 'immediately_after' on {q.effect}",
+                                  f"after {q.effect} (timestamp {q.timestamp}) with reasons {', '.join(row.reasons)}",
+                                  row.effect)
+                        break
+            earlier.append((row, inst))
+            self.timestamp(oid, row, inst, state)
+            self.exists_now(oid, row, inst, state)
+            if not self.values(oid, row, inst, state, chain):
+                ok = False
+            if inst.is_ability and inst.holder == oid and inst.effect.op.name in ("copy", "lose_all_abilities"):
+                if row.effect not in state.held:
+                    state.retained.add(row.effect)  # an effect does not remove itself (§4)
+            snaps.append((row.step, frozenset(state.held) | frozenset(state.retained)))
+        self.snapshots[oid] = snaps
+        return state, ok
+
+    def labels(self, oid: str, row: Row) -> None:
+        if not row.reasons or row.reasons[0] != "timestamp" or not set(row.reasons) <= REASONS:
+            self.fail(oid, "reasons", "'timestamp' first, then labels of §11", ", ".join(row.reasons) or "none",
+                      row.effect)
+        if ("dependency" in row.reasons) != bool(row.depends_on):
+            self.fail(oid, "depends-on", "'dependency' exactly when depends_on names applications",
+                      f"reasons {', '.join(row.reasons)}; depends_on [{', '.join(row.depends_on)}]", row.effect)
+        for dep in row.depends_on:
+            first = self.first_step.get(dep)
+            if first is None or first >= row.step:
+                self.fail(oid, "depends-on", f"{dep} applied before step {row.step}",
+                          "not applied" if first is None else f"first applied at step {first}", row.effect)
+
+    def timestamp(self, oid: str, row: Row, inst: Inst, state: State) -> None:
+        expected = self.ix.fixed_timestamp(inst)
+        if inst.kind == "copied":
+            # The copy application that brought it: the last copy applied to its holder before.
+            copies = [r for r in self.copy_rows.get(inst.holder or "", ()) if r.step < row.step]
+            expected = copies[-1].timestamp if copies else None
+        elif inst.kind == "keyword" and inst.brought_by is not None:
+            found = [t for k, _, s, t in state.kws if k == inst.keyword and s == inst.brought_by]
+            expected = found[0] if found else None
+        if expected is not None and row.timestamp != expected:
+            self.fail(oid, "timestamp", expected, row.timestamp, row.effect)
+
+    def exists_now(self, oid: str, row: Row, inst: Inst, state: State) -> None:
+        """An application exists when it is applied (§6 step 1). Abilities held by another object
+        are checked in `cross_checks`, once every object's history is known."""
+        if inst.kind == "keyword":
+            if inst.fixed != oid or not any(k == inst.keyword and s == inst.brought_by for k, _, s, _ in state.kws):
+                self.fail(oid, "exists-when-applied", f"{oid} holds that {inst.keyword} instance",
+                          f"{oid}'s {inst.keyword} instances: "
+                          + (", ".join(self.ix.keyword_name(k, oid, s) for k, _, s, _ in state.kws
+                                       if k == inst.keyword) or "none"), row.effect)
+        elif inst.is_ability and inst.holder == oid:
+            if row.effect not in state.held and row.effect not in state.retained:
+                self.fail(oid, "exists-when-applied", f"{oid} holds {row.effect}",
+                          sorted(state.held), row.effect)
+
+    def cross_checks(self) -> None:
+        # §6: the objects of a loop are one calculation, one application per step.
+        for loop in self.view.object_loops:
+            members = sorted(set(loop) & self.ix.on_board)
+            by_step: dict[int, str] = {}
+            self.checked += 1
+            for oid in members:
+                for row in self.rows.get(oid, ()):
+                    other = by_step.setdefault(row.step, f"{row.effect} on {oid}")
+                    if other != f"{row.effect} on {oid}":
+                        self.fail(",".join(members), "loop-steps",
+                                  "one application per step in an object loop (one calculation)",
+                                  f"step {row.step}: {other} and {row.effect} on {oid}", row.effect)
+        for oid, rows in self.rows.items():
+            for row in rows:
+                inst = self.ix.instance(row.effect)
+                if inst is None or not inst.is_ability or inst.holder == oid:
+                    continue
+                holder = inst.holder
+                self.checked += 1
+                if holder is None or holder not in self.ix.on_board:
+                    continue  # reported by the final-consistency check (it does not exist)
+                snaps = [s for step, s in self.snapshots.get(holder, ()) if step < row.step]
+                held = snaps[-1] if snaps else frozenset(self.ix.initially_held(holder))
+                if row.effect not in held:
+                    self.fail(oid, "exists-when-applied", f"{holder} holds {row.effect} at step {row.step}",
+                              sorted(held), row.effect)
+
+    # -- values --------------------------------------------------------------------------------
+
+    def values(self, oid: str, row: Row, inst: Inst, state: State, chain: dict[str, Any]) -> bool:
+        """Check `before` and `after` of one row, and apply it to the replayed state. False when the
+        replay cannot go on (a copy row whose `after` is not an object)."""
+        ix = self.ix
+        op = inst.effect.op if inst.effect is not None else None
+        char = inst.characteristic  # a wrong label is reported by the "characteristic" check
+        name = op.name if op is not None else None
+
+        if inst.characteristic == "copy":
+            x = row.after
+            if x != inst.effect.op.of:
+                # The copied object is the effect's `of`; what it copies is then the trace's word.
+                self.fail(oid, "after", inst.effect.op.of, x, row.effect)
+                if not isinstance(x, str) or x not in ix.objects:
+                    return False
+            root = self.root(x, row.step)
+            if root is None:
+                self.fail(oid, "after", f"a copy of an object ({x}'s earlier copy names no object)", x, row.effect)
+                return False
+            rp = ix.printed[root]
+            source = None if root == oid else row.effect
+            kept_text = {n: t for n, t in state.held.items() if n in ix.effect_text_of(oid)}
+            state.name, state.types, state.might, state.tags = rp.name, rp.types, rp.might, rp.tags
+            state.kws = [(k, v, source, ix.objects[oid].since if source is None else row.timestamp)
+                         for k, v in rp.keywords]
+            copied = {}
+            for e in ix.objects[root].rules_text:
+                n = ix.copied_name(e.id, oid)
+                copied[n] = None if n == e.id else row.timestamp
+            state.held = copied | kept_text
+            chain.update(might=state.might, tags=sorted(state.tags), keywords=ix.aggregate(state.kws),
+                         abilities=sorted(state.held))
+            return True
+
+        before = row.before
+        if char == "abilities" and isinstance(before, dict) and "keywords" in before:
+            self.compare(oid, row, "before", {"abilities": chain["abilities"], "keywords": chain["keywords"]}
+                         if "abilities" in before else chain["keywords"],
+                         before if "abilities" in before else before["keywords"])
+        elif char == "abilities":
+            self.compare(oid, row, "before", chain["keywords"], before)
+        else:
+            self.compare(oid, row, "before", chain.get(char), before)
+
+        if inst.stage >= 4 or name == "set_might":
+            if inst.kind == "keyword" and not any(
+                k == inst.keyword and s == inst.brought_by for k, _, s, _ in state.kws
+            ):
+                # Its keyword instance is not there (reported as exists-when-applied): the amount
+                # it adds is unknown, so the replay takes the row's word for it.
+                if row.after is None or _int(row.after):
+                    delta = row.after - before if _int(row.after) and _int(before) else 0
+                    state.might = None if state.might is None else state.might + delta
+                    chain["might"] = row.after
+                    return True
+                return False
+            expected_after = self.might_after(oid, row, inst, state, before)
+            state.might = self.might_after(oid, row, inst, state, state.might)
+            self.compare(oid, row, "after", expected_after, row.after)
+            chain["might"] = row.after if row.after is None or _int(row.after) else expected_after
+            return True
+        if name == "set_controller":
+            state.controller = op.player
+            self.compare(oid, row, "after", op.player, row.after)
+            chain["controller"] = row.after if isinstance(row.after, str) else op.player
+            return True
+        if name in ("add_tag", "remove_tag"):
+            state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
+            base = set(before) if isinstance(before, list) else set()
+            expected = sorted(base | {op.tag} if name == "add_tag" else base - {op.tag})
+            self.compare(oid, row, "after", expected, row.after)
+            chain["tags"] = row.after if isinstance(row.after, list) else expected
+            return True
+        if name in ("gain_keywords", "lose_keywords"):
+            base = dict(before) if isinstance(before, dict) else {}
+            if name == "gain_keywords":
+                for kw in op.keywords:
+                    v = 1 if kw.value is None else kw.value
+                    state.kws.append((kw.name, v, row.effect, row.timestamp))
+                    base[kw.name] = base.get(kw.name, 0) + v if kw.name in ix.summing else 1
+            else:
+                lost = {kw.name for kw in op.keywords}
+                state.kws = [i for i in state.kws if i[0] not in lost]
+                base = {k: v for k, v in base.items() if k not in lost}
+            expected = dict(sorted(base.items()))
+            self.compare(oid, row, "after", expected, row.after)
+            chain["keywords"] = row.after if isinstance(row.after, dict) else expected
+            return True
+        if name == "lose_all_abilities":
+            state.kws, state.held = [], {}
+            after = row.after
+            if isinstance(after, dict) and "keywords" in after:
+                expected: Any = {"abilities": [], "keywords": {}} if "abilities" in after else {}
+                self.compare(oid, row, "after", expected, after if "abilities" in after else after["keywords"])
+            else:
+                self.compare(oid, row, "after", {}, after)
+            chain.update(keywords={}, abilities=[])
+            return True
+        return True
+
+    def might_after(self, oid: str, row: Row, inst: Inst, state: State, might: Any) -> int | None:
+        """Might after applying the instance to an object whose Might is `might` (§3)."""
+        if might is None or not _int(might):
+            return None
+        op = inst.effect.op if inst.effect is not None else None
+        if op is not None and op.name == "set_might":
+            return op.value
+        if inst.kind == "buff":
+            return might + 1
+        if inst.kind == "bonus":
+            bonus = self.ix.objects[inst.gear].might_bonus
+            return might + (bonus or 0)
+        if inst.kind == "keyword":
+            values = [v for k, v, s, _ in state.kws if k == inst.keyword and s == inst.brought_by]
+            return might + (values[0] if values else 0)
+        n = op.name
+        if n == "plus":
+            return might + op.amount
+        if n == "increase_to":
+            return might + max(0, op.value - might)
+        if n == "plus_max":
+            return might + max(0, min(op.amount, op.max - might))
+        if n == "double":
+            return might + max(0, might)
+        if n == "minus":
+            return might - op.amount
+        if n == "minus_min":
+            return might - max(0, min(op.amount, might - op.min))
+        return might
+
+    def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any) -> None:
+        if _norm(expected) != _norm(found):
+            self.fail(oid, which, expected, found, row.effect)
+
+
+def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Violation]) -> int:
+    """The replayed values against the reported final characteristics. Returns the checks made."""
+    checked = 0
+    for oid, state in replayed.states.items():
+        if oid in replayed.lost:
+            continue
+        final = view.objects[oid]
+        pairs = [
+            ("name", state.name, final.name),
+            ("types", sorted(state.types), sorted(final.types)),
+            ("might", state.might, final.might),
+            ("controller", state.controller, final.controller),
+            ("tags", sorted(state.tags), sorted(final.tags)),
+            ("keywords", index.aggregate(state.kws), dict(sorted(final.keywords.items()))),
+        ]
+        if final.abilities is not None:
+            pairs.append(("abilities", sorted(state.held), sorted(final.abilities)))
+        for what, replayed_value, reported in pairs:
+            checked += 1
+            if replayed_value != reported:
+                out.append(Violation(oid, TRACE, f"final-{what}", show(replayed_value), show(reported)))
+    return checked
+
+
+def _is_copy(index: BoardIndex, row: Row) -> bool:
+    inst = index.instance(row.effect)
+    return inst is not None and inst.effect is not None and inst.effect.op.name == "copy"
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _norm(value: Any) -> Any:
+    """Values compared as the contract means them: lists of names as sets, dicts by content."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, dict):
+        return {k: _norm(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted(value, key=str) if all(isinstance(v, str) for v in value) else value
+    return value
