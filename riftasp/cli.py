@@ -184,9 +184,9 @@ def crosscheck(
             for b in loaded:
                 check = check_board(b, other, riftasp)
                 report.checks.append(check)
-                progress.advance()
                 progress.update(agree=sum(c.agrees for c in report.checks), disagree=len(report.disagreeing),
                                 unsupported=len(report.checks) - len(report.supported))  # fmt: skip
+                progress.advance()
     except EngineError as err:
         fail(str(err))
     except EncodingError as err:

@@ -58,7 +58,7 @@ class Counterexample:
     disagreements: Found
     seed: int
     signature: Signature | None = None
-    count: int = 1  # generated boards it was found on
+    count: int = 1  # generated boards it was found on (a board can show several findings)
     explains: dict[str, str] = field(default_factory=dict)  # riftasp's short trace per object
     path: Path | None = None
 
@@ -97,6 +97,7 @@ class FuzzReport:
     supported: int = 0  # of those, boards the engine answered
     unsupported: Counter = field(default_factory=Counter)  # reason -> boards
     shrink_runs: int = 0  # boards compared while shrinking and sorting findings
+    failing_boards: int = 0  # generated boards on which the engines disagreed
     counterexamples: list[Counterexample] = field(default_factory=list)  # one per signature
     failure: FuzzFailure | None = None
     timed_out: bool = False
@@ -105,10 +106,6 @@ class FuzzReport:
     @property
     def findings(self) -> list[Counterexample]:
         return self.counterexamples
-
-    @property
-    def failing_boards(self) -> int:
-        return sum(c.count for c in self.counterexamples)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,7 +160,7 @@ def fuzz(
     shrink_budget: int = 100,
     checker: Checker | None = None,
     progress: Progress | None = None,
-    knockout_depth: int = 2,
+    knockout_depth: int = 3,
 ) -> FuzzReport:
     """Compare riftasp with `engine` on `count` generated boards; one finding per signature.
 
@@ -176,7 +173,7 @@ def fuzz(
     if riftasp is None:
         from .resolve import resolve as riftasp
     profile = profile or Profile()
-    strategy = strategy or boards(profile=profile)
+    strategy = boards(profile=profile) if strategy is None else strategy
     report = FuzzReport(engine.name, seed, count, profile)
     harness = _Harness(engine, riftasp, checker, report, progress or Progress(), on_found, knockout_depth)
     start = time.monotonic()
@@ -242,6 +239,7 @@ class _Harness:
     def side_run(self, data: dict[str, Any]) -> tuple[Found, str | None]:
         """A comparison made while shrinking or sorting findings (not a generated board)."""
         self.report.shrink_runs += 1
+        self.progress.update(shrink_runs=self.report.shrink_runs)
         return self.evaluate(data)
 
     # ---- signatures ----
@@ -324,13 +322,15 @@ class _Harness:
                 self.progress.update(unsupported=sum(report.unsupported.values()))
             else:
                 report.supported += 1
+            if found:
+                report.failing_boards += 1
+                self.progress.update(failing=report.failing_boards)
             self.progress.advance()
             if not found:
                 return
             repeat = self.known(data)
             if repeat is not None:
                 repeat.count += 1
-                self.progress.update(repeats=report.failing_boards - len(report.counterexamples))
                 return
             target.update(kinds(found))
             last_failing[:] = [_Disagreed(data, found)]

@@ -81,7 +81,7 @@ class JsonLinesProgress(Progress):
 
     def update(self, **fields: Any) -> None:
         self.fields.update(fields)
-        self._maybe()
+        self._maybe()  # a long shrink, with no board done, still shows it is alive
 
     def event(self, text: str, **data: Any) -> None:
         self._write({"progress": self.command, "event": data.pop("event", "note"), "text": text, **data})

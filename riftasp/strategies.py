@@ -1,12 +1,13 @@
 """Hypothesis strategies for random, rules-valid boards, as board-format dicts.
 
 `boards()` draws what `board_from_dict` accepts, concentrating on what engines get wrong. About
-two boards in five are *generic*: random objects and effects — dependencies between arithmetic
+one board in three is *generic*: random objects and effects — dependencies between arithmetic
 effects (`increase_to`, `plus_max`, `minus_min`, `double` next to `plus`/`minus`), conditions
 that only hold after a later stage (rechecks, Shield/Assault while defending/attacking),
 equipment, copies, control changes read by friendly/enemy filters, conditions reading other
 objects (object loops), `lose_all_abilities`, tags and tag filters, and timestamp ties. The rest
-are built around one of the hard classes of boards (issue 7; `riftasp.classes` recognises them):
+are built around one shape: arithmetic on one unit whose amounts depend on each other (one in
+seven), or one of the hard classes of boards (issue 7; `riftasp.classes` recognises them):
 
   A lost support       an ability or keyword bonus whose support is removed after it applied
   B summing keywords   several grants of Shield/Assault on a unit in combat, repeated Ganking/Tank
@@ -36,6 +37,7 @@ Requires hypothesis (a test dependency; `riftasp fuzz` asks for it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -58,7 +60,7 @@ MIGHT = st.integers(0, 7)
 # Few distinct timestamps: ties between effects are common, not a rarity.
 STAMP = st.integers(0, 4)
 TYPICAL_OBJECTS = 4
-GENERIC_WEIGHT = 5  # generic boards per one board of each class (7 classes: 5 in 12 generic)
+GENERIC_WEIGHT = 5  # generic boards per one board of each class (5 in 14 generic, 2 arithmetic)
 
 # Operation names weighted towards the hard parts: arithmetic with a computed amount
 # (dependencies) listed more than once, next to the fixed amounts it depends on.
@@ -71,6 +73,21 @@ _OPS = (
 _CONDITIONS = ("mighty", "might_at_least", "has_keyword", "controlled_by", "status", "mighty")
 EFFECT_KEY_ORDER = ("id", "op", "target", "conditions", "timestamp", "controller", "source")
 _DEFAULT = Profile()
+
+
+@cache
+def _card_ops(name: str) -> frozenset[str]:
+    from .cards import library
+
+    card = library("riftbound")[name]
+    return frozenset(e.op.name for _, e in (*card.rules_text, *card.effect_text))
+
+
+def _card_allowed(name: str, profile: Profile) -> bool:
+    """A library card fits a profile allowing cards, the gear it may be, and its text's operations."""
+    gear = name == "Boots of Swiftness"
+    return profile.allows("cards") and (profile.allows("gear") or not gear) and all(
+        profile.allows(op) for op in _card_ops(name))
 
 
 def _sometimes(draw: st.DrawFn, one_in: int) -> bool:
@@ -102,7 +119,8 @@ def keyword_texts(draw: st.DrawFn, numbered: bool = True, profile: Profile = _DE
 @st.composite
 def object_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
     """One object, attachment as an index; nothing in it depends on the other objects."""
-    kinds = ["unit", "unit", "unit"] + ["gear"] * profile.allows("gear") + ["card"] * profile.allows("cards")
+    cards = [c for c in CARDS if _card_allowed(c, profile)]
+    kinds = ["unit", "unit", "unit"] + ["gear"] * profile.allows("gear") + ["card"] * bool(cards)
     kind = draw(st.sampled_from(kinds))
     zones = ["battlefield", "base", "battlefield"] + ["hand"] * profile.allows("off_board")
     gene: dict[str, Any] = {
@@ -116,7 +134,6 @@ def object_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]
         "since": draw(STAMP),
     }
     if kind == "card":
-        cards = [c for c in CARDS if profile.allows("gear") or c != "Boots of Swiftness"]
         gene["card"] = draw(st.sampled_from(cards))
     if kind == "unit":
         gene["might"] = draw(MIGHT)
@@ -227,8 +244,11 @@ def boards(draw: st.DrawFn, max_objects: int | None = None, max_effects: int | N
     profile = profile or _DEFAULT
     max_objects = min(max_objects or profile.max_objects, profile.max_objects, SLOTS)
     max_effects = min(profile.max_effects if max_effects is None else max_effects, profile.max_effects)
-    classes = [name for name, (motif, needs) in MOTIFS.items() if needs(profile, max_objects)]
-    kind = draw(st.sampled_from(["generic"] * GENERIC_WEIGHT + classes))
+    kinds = ["generic"] * GENERIC_WEIGHT
+    for name, (_, fits) in MOTIFS.items():
+        if fits(profile, max_objects):
+            kinds += [name] * WEIGHTS.get(name, 1)
+    kind = draw(st.sampled_from(kinds))
     if kind == "generic":
         # Typically ≤ 4 objects (shrinking and the solver stay fast); now and then the most.
         most = max_objects if _sometimes(draw, 4) else min(TYPICAL_OBJECTS, max_objects)
@@ -490,7 +510,7 @@ def real_loops(draw: st.DrawFn, profile: Profile) -> Genes:
 def gear_and_copy(draw: st.DrawFn, profile: Profile) -> Genes:
     """E: gear with Effect Text and Might Bonus on a unit that is also the target of a copy."""
     bearer = _unit(0, draw(st.integers(1, 4)), owner="alice")
-    if profile.allows("cards") and draw(st.booleans()):
+    if _card_allowed("Boots of Swiftness", profile) and draw(st.booleans()):
         gear = {"slot": 1, "kind": "card", "card": "Boots of Swiftness", "owner": "alice", "zone": "battlefield",
                 "controller": None, "location": None, "since": 0, "attach": 1, "text": [],
                 "attached_since": _stamp(draw) if draw(st.booleans()) else None}  # fmt: skip
@@ -626,6 +646,31 @@ def paradox_rings(draw: st.DrawFn, profile: Profile) -> Genes:
     return [unit], []
 
 
+_ARITHMETIC = ("plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might")
+
+
+@st.composite
+def arithmetic(draw: st.DrawFn, profile: Profile) -> Genes:
+    """Arithmetic whose amount depends on the current Might (increase_to, plus_max, minus_min,
+    double) next to fixed amounts, on one unit: the dependency order engines most often miss."""
+    names = profile.ops(_ARITHMETIC)
+    unit = _unit(0, draw(st.integers(0, 6)), owner=_player(draw))
+    if profile.allows("buffs") and _sometimes(draw, 4):
+        unit["buff"] = True
+    ongoing = []
+    for _ in range(draw(st.integers(2, 4))):
+        op = draw(_op_genes(Profile(frozenset(n for n in _OPS if n not in names) | profile.without)))
+        conditions = []
+        if profile.allows("conditions") and _sometimes(draw, 3):
+            conditions = [_cond(draw(st.sampled_from(("mighty", "might_at_least"))), draw(st.integers(3, 6)),
+                                "target")]  # fmt: skip
+        if draw(st.booleans()):
+            unit["text"].append(_eff(op, conditions=conditions, timestamp=_stamp(draw) if draw(st.booleans()) else None))
+        else:
+            ongoing.append(_eff(op, [0], conditions, timestamp=_stamp(draw), controller=_player(draw)))
+    return [unit], ongoing
+
+
 def _needs(*names: str, objects: int = 1) -> Callable[[Profile, int], bool]:
     """A motif fits a profile allowing at least one of `names` (all features: "&"-joined)."""
 
@@ -649,7 +694,10 @@ MOTIFS: dict[str, tuple[Callable[[Profile], st.SearchStrategy[Genes]], Callable[
     "E": (gear_and_copy, _needs("gear&copy", objects=3)),
     "F": (enabling_dependencies, _variants_fit(_F_VARIANTS)),
     "G": (paradox_rings, _variants_fit(_G_VARIANTS)),
+    "arithmetic": (arithmetic, lambda profile, _: len(set(profile.ops(_ARITHMETIC))) >= 2),
 }
+# How often each kind of board is drawn, against one board of each class.
+WEIGHTS = {"generic": GENERIC_WEIGHT, "arithmetic": 2}
 
 
 # ---- genes -> board ---------------------------------------------------------------------------
@@ -685,7 +733,7 @@ class _Slots:
 def _restrict_object(gene: dict[str, Any], profile: Profile) -> dict[str, Any]:
     """The object gene within the profile (a safety net: the draws already respect it)."""
     gene = dict(gene)
-    if (not profile.allows("cards") or not profile.allows("gear") and _is_gear(gene)) and gene["kind"] == "card":
+    if gene["kind"] == "card" and not _card_allowed(gene["card"], profile):
         gene = _unit(gene["slot"], 3, owner=gene["owner"], zone=gene["zone"], since=gene.get("since", 0))
     if gene["kind"] == "gear" and not profile.allows("gear"):
         gene |= {"kind": "unit", "might": 3, "might_bonus": None, "tags": [], "keywords": [], "status": [],
