@@ -166,12 +166,7 @@ def crosscheck(
     from .solver import EncodingError
 
     files = found_files(boards)
-    skipped = []
-    for path, named in files:
-        why = None if named else not_a_board(path)
-        if why is not None:
-            skipped.append((str(path), why))
-            typer.echo(f"{path}: skipped, {why}", err=True)
+    skipped = [(str(path), why) for path, named in files if not named and (why := not_a_board(path))]
     files = [path for path, named in files if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
@@ -179,6 +174,8 @@ def crosscheck(
     other = _engine(engine, persistent, timeout, expand_cards)
     report = CrosscheckReport(other.name, [], skipped)
     progress = make_progress("crosscheck", len(loaded), as_json)
+    for path, why in skipped:  # a warning line (with --json: a JSON-lines record)
+        progress.event(f"{path}: skipped, {why}", event="skipped", file=path, reason=why)
     try:
         with progress:
             for b in loaded:

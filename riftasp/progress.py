@@ -115,7 +115,8 @@ class BarProgress(Progress):
 
     def update(self, **fields: Any) -> None:
         self.fields.update(fields)
-        status = "  ".join(f"{key} {value}" for key, value in self.fields.items() if value not in (None, ""))
+        status = "  ".join(f"{key.replace('_', ' ')} {value}" for key, value in self.fields.items()
+                           if value not in (None, ""))
         self.bar.update(self.task, status=status)
 
     def event(self, text: str, **data: Any) -> None:

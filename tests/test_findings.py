@@ -378,12 +378,17 @@ def test_crosscheck_folder_skips_stray_json_with_a_warning(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(board(unit())))
     (tmp_path / "package.json").write_text('{"name": "x", "version": "1"}')
     (tmp_path / "result.json").write_text(cli("resolve", EXAMPLES / "copy.json", "--json").stdout)
-    result = cli("crosscheck", "--engine", "reference", "--json", tmp_path)
+    result = cli("crosscheck", "--engine", "reference", tmp_path)
     assert result.exit_code == 0, result.output
     assert "package.json: skipped, not a board" in result.stderr
     assert "result.json: skipped, not a board (it looks like a resolution" in result.stderr
+    assert result.stdout.startswith("1 board: 1 agree")
+    result = cli("crosscheck", "--engine", "reference", "--json", tmp_path)
     report = json.loads(result.stdout)
     assert report["boards"] == 1 and len(report["skipped"]) == 2
+    records = [json.loads(line) for line in result.stderr.splitlines()]  # stderr stays JSON lines
+    assert [r["file"] for r in records if r.get("event") == "skipped"] == [
+        str(tmp_path / "package.json"), str(tmp_path / "result.json")]
     # A file named on the command line is meant as a board: loading it fails as usual.
     result = cli("crosscheck", "--engine", "reference", tmp_path / "package.json")
     assert result.exit_code == 2 and "package.json" in result.stderr
