@@ -248,7 +248,7 @@ def _gear_and_copy(b: _Board) -> bool:
     return False
 
 
-def _enables(a: Placed, b: Board | _Board, dependent: Placed, oid: str) -> bool:
+def _enables(a: Placed, b: _Board, dependent: Placed, oid: str) -> bool:
     """Whether applying `a` to `oid` can switch on `dependent` (its condition or its filter)."""
     op = a.effect.op
     for target in b.targets(dependent):

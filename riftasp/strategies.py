@@ -76,18 +76,29 @@ _DEFAULT = Profile()
 
 
 @cache
-def _card_ops(name: str) -> frozenset[str]:
+def _card_uses(name: str) -> frozenset[str]:
+    """The operations and profile features a library card's printed fields and text use."""
     from .cards import library
 
     card = library("riftbound")[name]
-    return frozenset(e.op.name for _, e in (*card.rules_text, *card.effect_text))
+    effects = [e for _, e in (*card.rules_text, *card.effect_text)]
+    uses = {e.op.name for e in effects} | {"cards"}
+    if card.card_type == "gear":
+        uses.add("gear")
+    if any(e.conditions for e in effects):
+        uses.add("conditions")
+    if any(e.target.kind == "filter" for e in effects):
+        uses.add("filters")
+    if any(c.of not in ("target", e.target.kind) for e in effects for c in e.conditions):
+        uses.add("loops")  # a condition reading another object than the one changed
+    if any(k.value is not None for k in card.keywords):
+        uses.add("numbered_keywords")
+    return frozenset(uses)
 
 
 def _card_allowed(name: str, profile: Profile) -> bool:
-    """A library card fits a profile allowing cards, the gear it may be, and its text's operations."""
-    gear = name == "Boots of Swiftness"
-    return profile.allows("cards") and (profile.allows("gear") or not gear) and all(
-        profile.allows(op) for op in _card_ops(name))
+    """A library card fits a profile that allows everything it uses."""
+    return all(profile.allows(n) for n in _card_uses(name))
 
 
 def _sometimes(draw: st.DrawFn, one_in: int) -> bool:

@@ -122,7 +122,8 @@ def shows(data: dict[str, Any], name: str) -> bool:
         "cards": lambda: any(o.card for o in board.objects),
         "numbered_keywords": lambda: any(k.value is not None for k in keywords),
         "conditions": lambda: any(e.conditions for _, _, e in effects),
-        "loops": lambda: any(c.of != "target" for _, _, e in effects for c in e.conditions),
+        # a condition reading another object than the one its effect changes
+        "loops": lambda: any(c.of not in ("target", e.target.kind) for _, _, e in effects for c in e.conditions),
         "filters": lambda: any(e.target.kind == "filter" for _, _, e in effects),
         "status": lambda: any(o.status for o in board.objects)
         or any(c.kind == "status" for _, _, e in effects for c in e.conditions),
