@@ -244,19 +244,33 @@ class _Harness:
 
     # ---- signatures ----
 
-    def known(self, data: dict[str, Any]) -> Counterexample | None:
+    def known(self, data: dict[str, Any], found: Found) -> Counterexample | None:
         """The known finding this failing board repeats: the board agrees once that finding's
-        operations are knocked out."""
+        operations are knocked out (for a finding with no operations, a defect on printed
+        values: the board still shows it with every effect knocked out)."""
         ops = board_ops(data)
+        bare: dict[str, Any] | None = None  # the board without any effect, computed once
         for finding in self.report.counterexamples:
             sig = finding.signature
-            if sig is None or not sig.ops or not set(sig.ops) <= ops:
+            if sig is None or not set(sig.ops) <= ops:
+                continue
+            if not sig.ops:
+                # A defect on printed values: nothing to knock out. The board repeats it when,
+                # without any effect at all, it still shows it (and only disagreements of its kinds).
+                if not kinds(found) <= set(sig.fields):
+                    continue
+                bare = bare if bare is not None else (knock_out(data, ops) if ops else data)
+                if bare is None:
+                    continue
+                left, reason = self.side_run(bare)
+                if reason is None and left and kinds(left) <= set(sig.fields):
+                    return finding
                 continue
             rest = knock_out(data, sig.ops)
             if rest is None:
                 continue
-            found, reason = self.side_run(rest)
-            if reason is None and not found:
+            left, reason = self.side_run(rest)
+            if reason is None and not left:
                 return finding
         return None
 
@@ -328,7 +342,7 @@ class _Harness:
             self.progress.advance()
             if not found:
                 return
-            repeat = self.known(data)
+            repeat = self.known(data, found)
             if repeat is not None:
                 repeat.count += 1
                 return
@@ -390,7 +404,7 @@ class _Harness:
             rest_found, reason = self.side_run(rest)
             if reason is not None or not rest_found or not kinds(rest_found) <= kinds(found):
                 continue
-            if self.known(rest) is not None:
+            if self.known(rest, rest_found) is not None:
                 continue
             self.settle(rest, rest_found, depth + 1, first=False)
 

@@ -208,6 +208,22 @@ def test_two_might_defects_on_one_board_are_two_findings():
     assert report.failing_boards == 1 and all(c.count == 1 for c in report.counterexamples)
 
 
+def test_a_defect_on_printed_values_is_counted_not_shrunk_again():
+    # An engine that reads every keyword as if it had no number: wrong on many boards, and no
+    # operation to knock out. Its repeats are still recognised without shrinking each one.
+    def numberless(b):
+        out = reference(b).to_json()
+        for chars in out["objects"].values():
+            chars["keywords"] = {k: 1 for k in chars["keywords"]}
+        return out
+
+    report = fuzz(CallableEngine("numberless", numberless), seed=0, count=60, riftasp=reference,
+                  profile=Profile(frozenset({"status"})))  # fmt: skip
+    printed = [c for c in report.counterexamples if c.signature == Signature(("keywords",), ())]
+    assert len(printed) == 1 and printed[0].count >= 3, [(c.signature, c.count) for c in report.counterexamples]
+    assert report.failing_boards <= sum(c.count for c in report.counterexamples)
+
+
 def test_signature_and_knock_out():
     data = board(unit(tags=["Mech"], rules_text=[{"id": "r", "op": {"op": "plus", "amount": 1}}]),
                  {"id": "f", "card": "Fiora, Victorious", "owner": "bob", "zone": "base"},
