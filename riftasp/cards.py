@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import clingo
 
@@ -106,3 +107,114 @@ def _build(atoms: list[clingo.Symbol]) -> dict[str, CardDef]:
             effect_text=text("effect"),
         )
     return cards
+
+
+# ---- the library for people and for other engines (`riftasp cards`) ---------------------------
+
+
+def card_to_dict(card: CardDef) -> dict[str, Any]:
+    """A card as the board format writes an object's printed fields (effect ids are the card's
+    keys; on a board, the object `x` holding the card has them as `x.<key>`), plus its text."""
+    from .board_io import board_to_dict
+    from .model import Board, GameObject
+
+    holder = GameObject(id="card", name=card.name, card_type=card.card_type, owner="p", controller="p",
+                        zone="base", might=card.might, tags=card.tags, keywords=card.keywords,
+                        might_bonus=card.might_bonus, rules_text=tuple(e for _, e in card.rules_text),
+                        effect_text=tuple(e for _, e in card.effect_text))  # fmt: skip
+    written = board_to_dict(Board(players=("p",), active_player=None, objects=(holder,)))["objects"][0]
+    data: dict[str, Any] = {"name": card.name, "type": card.card_type, "might": card.might,
+                            "tags": list(card.tags), "keywords": [str(k) for k in card.keywords],
+                            "might_bonus": card.might_bonus}  # fmt: skip
+    for key in ("rules_text", "effect_text"):
+        data[key] = written.get(key, [])
+    data["text"] = card_text(card)
+    return data
+
+
+def library_json(ruleset: str) -> dict[str, Any]:
+    return {"ruleset": ruleset, "cards": [card_to_dict(c) for _, c in sorted(library(ruleset).items())]}
+
+
+def library_text(ruleset: str) -> str:
+    blocks = []
+    for name, card in sorted(library(ruleset).items()):
+        printed = [card.card_type]
+        if card.might is not None:
+            printed.append(f"Might {card.might}")
+        if card.tags:
+            printed.append("tags " + ", ".join(card.tags))
+        if card.keywords:
+            printed.append("keywords " + ", ".join(str(k) for k in card.keywords))
+        if card.might_bonus is not None:
+            printed.append(f"Might Bonus +{card.might_bonus}")
+        lines = [f"{name}: {'; '.join(printed)}"]
+        lines += [f"  {line}" for line in card_text(card).splitlines()]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def card_text(card: CardDef) -> str:
+    """The card's text in words, one line per effect, with the effect's key."""
+    lines = [f"[{key}] {effect_sentence(e, 'rules')}" for key, e in card.rules_text]
+    lines += [f"[{key}] Attached effect: {effect_sentence(e, 'effect')}" for key, e in card.effect_text]
+    return "\n".join(lines)
+
+
+def effect_sentence(effect: Effect, context: str = "rules") -> str:
+    """An effect in words: `While I'm Mighty, I gain Deflect, Ganking and Shield.`"""
+    who = _target_words(effect.target, context)
+    text = f"{who} {_op_words(effect.op, third_person=who not in ('I',))}"
+    if effect.conditions:
+        text = "While " + " and ".join(_condition_words(c) for c in effect.conditions) + ", " + text
+    return text[0].upper() + text[1:] + "."
+
+
+def _target_words(target: Target, context: str) -> str:
+    if target.kind == "self":
+        return "I"
+    if target.kind == "bearer":
+        return "the unit I'm attached to"
+    if target.kind == "ids":
+        return " and ".join(target.ids)
+    f = target.filter
+    words = [w for w in (f.relation, f.tag, f.card_type or "object") if w] if f else ["object"]
+    where = f" at {f.location}" if f and f.location else f" in {f.zone}" if f and f.zone else ""
+    return ("each other " if f and f.other else "each ") + " ".join(words) + where
+
+
+def _op_words(op, third_person: bool) -> str:
+    s = "s" if third_person else ""
+    words = lambda ks: _and([str(k) for k in ks])  # noqa: E731
+    return {
+        "copy": lambda: f"become{s} a copy of {op.of}",
+        "set_might": lambda: f"ha{'s' if third_person else 've'} base Might {op.value}",
+        "set_controller": lambda: f"{'is' if third_person else 'am'} controlled by {op.player}",
+        "add_tag": lambda: f"gain{s} the tag {op.tag}",
+        "remove_tag": lambda: f"lose{s} the tag {op.tag}",
+        "gain_keywords": lambda: f"gain{s} {words(op.keywords)}",
+        "lose_keywords": lambda: f"lose{s} {words(op.keywords)}",
+        "lose_all_abilities": lambda: f"lose{s} all abilities",
+        "plus": lambda: f"get{s} +{op.amount} Might",
+        "minus": lambda: f"get{s} -{op.amount} Might",
+        "increase_to": lambda: f"get{s} Might increased to {op.value}",
+        "plus_max": lambda: f"get{s} +{op.amount} Might, to at most {op.max}",
+        "minus_min": lambda: f"get{s} -{op.amount} Might, to no less than {op.min}",
+        "double": lambda: f"get{s} its Might doubled" if third_person else "get my Might doubled",
+    }[op.name]()
+
+
+def _condition_words(c) -> str:
+    who = {"self": "I'm", "bearer": "the unit I'm attached to is", "target": "it is"}.get(c.of, f"{c.of} is")
+    has = {"self": "I have", "bearer": "the unit I'm attached to has", "target": "it has"}.get(c.of, f"{c.of} has")
+    return {
+        "mighty": lambda: f"{who} Mighty",
+        "status": lambda: f"{who} {c.status}",
+        "might_at_least": lambda: f"{has} at least {c.value} Might",
+        "has_keyword": lambda: f"{has} {c.keyword}",
+        "controlled_by": lambda: f"{who} controlled by {c.player}",
+    }[c.kind]()
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

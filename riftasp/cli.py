@@ -174,14 +174,14 @@ def check(
 
 ENGINE_HELP = "asp, reference, or a command: one JSON board on stdin, the resolve JSON on stdout"
 PERSISTENT_HELP = "The command reads one board per line and answers one result per line (started once)"
-PROGRESS_AFTER = 20  # boards; fewer finish before a progress bar would help
+EXPAND_HELP = "Send boards with library cards written out (name, type, printed values, text), not by name"
 
 
-def _engine(spec: str, persistent: bool, timeout: float):
+def _engine(spec: str, persistent: bool, timeout: float, expand: bool = False):
     from .engines import EngineError, make_engine
 
     try:
-        return make_engine(spec, persistent=persistent, timeout=timeout)
+        return make_engine(spec, persistent=persistent, timeout=timeout, expand=expand)
     except EngineError as err:
         fail(str(err))
 
@@ -191,29 +191,36 @@ def crosscheck(
     boards: list[Path] = typer.Argument(..., help="Board files or folders (searched for .json, .yaml, .lp)"),
     engine: str = typer.Option(..., "--engine", help=ENGINE_HELP),
     persistent: bool = typer.Option(False, "--persistent", help=PERSISTENT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable report"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
+    expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
 ) -> None:
-    """Compare riftasp with another engine on board files; exit 0 only when all agree."""
-    from contextlib import nullcontext
-
-    from .crosscheck import CrosscheckReport, board_files, check_board
+    """Compare riftasp with another engine on board files; exit 0 when every supported board agrees."""
+    from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
+    from .progress import make_progress
     from .resolve import resolve as riftasp
     from .solver import EncodingError
 
-    files = board_files(boards)
+    files = found_files(boards)
+    skipped = [(str(path), why) for path, named in files if not named and (why := not_a_board(path))]
+    files = [path for path, named in files if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts
-    other = _engine(engine, persistent, timeout)
-    report = CrosscheckReport(other.name, [])
-    show = sys.stderr.isatty() or len(loaded) > PROGRESS_AFTER
-    bar = typer.progressbar(loaded, label="crosscheck", file=sys.stderr) if show else nullcontext(loaded)
+    other = _engine(engine, persistent, timeout, expand_cards)
+    report = CrosscheckReport(other.name, [], skipped)
+    progress = make_progress("crosscheck", len(loaded), as_json)
+    for path, why in skipped:  # a warning line (with --json: a JSON-lines record)
+        progress.event(f"{path}: skipped, {why}", event="skipped", file=path, reason=why)
     try:
-        with bar as items:
-            for b in items:
-                report.checks.append(check_board(b, other, riftasp))
+        with progress:
+            for b in loaded:
+                check = check_board(b, other, riftasp)
+                report.checks.append(check)
+                progress.update(agree=sum(c.agrees for c in report.checks), disagree=len(report.disagreeing),
+                                unsupported=len(report.checks) - len(report.supported))  # fmt: skip
+                progress.advance()
     except EngineError as err:
         fail(str(err))
     except EncodingError as err:
@@ -235,26 +242,34 @@ def fuzz(
     count: int = typer.Option(200, "--count", min=1, help="Boards to generate (shrinking not counted)"),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Stop generating after this many seconds"),
     out: Path = typer.Option(Path("fuzz-out"), "--out", help="Folder for the shrunk counterexamples"),
-    max_found: int = typer.Option(20, "--max-found", min=1, help="Stop after this many distinct disagreements"),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable report"),
+    max_found: int = typer.Option(20, "--max-found", min=1, help="Stop after this many distinct findings"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
+    without: list[str] = typer.Option(
+        [], "--without", help="Operations/features the boards leave out, comma-separated (see docs/crosscheck.md)"),
+    profile_file: Path | None = typer.Option(
+        None, "--profile", help="A profile file (TOML or JSON): without, max_objects, max_effects"),
+    expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
 ) -> None:
-    """Random boards, riftasp against an engine; every disagreement shrunk and written to --out."""
+    """Random boards, riftasp against an engine; each distinct disagreement shrunk and written to --out."""
+    from .profile import Profile, ProfileError, load_profile, parse_without
+
+    try:
+        profile = load_profile(profile_file) if profile_file else Profile()
+        profile = profile.merged(parse_without(without))
+    except ProfileError as err:
+        fail(str(err))
     try:
         from .fuzz import fuzz as run_fuzz, write_counterexamples
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
+    from .progress import make_progress
 
-    other = _engine(engine, persistent, timeout)
-
-    def found(example) -> None:
-        if not as_json:
-            first = example.disagreements[0]
-            typer.echo(f"disagreement: {first.object}.{first.field} on a board of "
-                       f"{len(example.board['objects'])} objects (shrunk)", err=True)
-
+    other = _engine(engine, persistent, timeout, expand_cards)
     try:
-        report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, on_found=found, max_found=max_found)
+        with make_progress("fuzz", count, as_json) as progress:
+            report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
+                              profile=profile, progress=progress)  # fmt: skip
     finally:
         other.close()
     write_counterexamples(report, out)
@@ -269,19 +284,43 @@ def fuzz(
 
 
 def _fuzz_text(report) -> str:
-    from .crosscheck import value_text
+    from .crosscheck import findings_text, plural
 
     lines = []
     for example in report.counterexamples:
-        lines.append(f"{example.path}: {len(example.board['objects'])} objects")
-        for d in example.disagreements:
-            lines.append(f"  {d.object}.{d.field}: riftasp {value_text(d.riftasp_value, d.field)}, "
-                         f"engine {value_text(d.engine_value, d.field)}")
+        lines.append(f"{example.path}: {example.signature.text()}; on {plural(example.count, 'board')}, "
+                     f"shrunk to {plural(len(example.board['objects']), 'object')}")
+        lines.extend(findings_text(example.disagreements, example.explains, indent="  "))
     stop = " (time limit reached)" if report.timed_out else ""
-    lines.append(f"{report.generated} boards generated{stop}, {report.shrink_runs} compared while shrinking, "
-                 f"{len(report.counterexamples)} disagreements (riftasp vs {report.engine}, seed {report.seed}, "
-                 f"{report.seconds:.1f}s)")
+    unsupported = sum(report.unsupported.values())
+    if unsupported:
+        reasons = "; ".join(f"{why}: {n}" for why, n in report.unsupported.most_common())
+        generated = f"{plural(report.generated, 'board')} generated{stop} ({report.supported} supported, " \
+                    f"{unsupported} unsupported: {reasons})"  # fmt: skip
+    else:
+        generated = f"{plural(report.generated, 'board')} generated{stop}"
+    distinct = len(report.counterexamples)
+    found = f"{plural(distinct, 'distinct disagreement')}" + (
+        f" on {plural(report.failing_boards, 'board')}" if distinct else "")
+    lines.append(f"{generated}, {report.shrink_runs} compared while shrinking, {found} "
+                 f"(riftasp vs {report.engine}, seed {report.seed}, {report.seconds:.1f}s)")
     return "\n".join(lines)
+
+
+@app.command()
+def cards(
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable: every card as the board format writes it"),
+    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset whose card library to list"),
+) -> None:
+    """The card library: each card's printed values and text (what a board's "card" stands for)."""
+    from .cards import library, library_json, library_text
+
+    if not library(ruleset):
+        fail(f"no card library for ruleset {ruleset!r}")
+    if as_json:
+        emit_json(library_json(ruleset))
+    else:
+        typer.echo(library_text(ruleset))
 
 
 def main() -> None:

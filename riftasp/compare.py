@@ -35,6 +35,54 @@ class Disagreement:
         }
 
 
+# Fields that say the same thing: Mighty follows from Might, so one Might defect shows in both.
+FIELD_GROUPS = {"might": "might", "mighty": "might"}
+
+
+def field_group(field: str) -> str:
+    """The kind of characteristic a finding is about (`mighty` counts as `might`)."""
+    return FIELD_GROUPS.get(field, field)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An invariant a rules checker (`fuzz(checker=...)`) found broken in one engine's answer.
+
+    Reported like a disagreement: `field` is `check:<invariant>`, and the value found sits on
+    the side (`riftasp` or `engine`) whose answer breaks it.
+    """
+
+    board: str
+    object: str
+    invariant: str
+    side: str  # "riftasp" | "engine"
+    expected: Any
+    found: Any
+
+    @property
+    def field(self) -> str:
+        return f"check:{self.invariant}"
+
+    @property
+    def riftasp_value(self) -> Any:
+        return self.found if self.side == "riftasp" else None
+
+    @property
+    def engine_value(self) -> Any:
+        return self.found if self.side == "engine" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "object": self.object,
+            "field": self.field,
+            "invariant": self.invariant,
+            "side": self.side,
+            "expected": self.expected,
+            "found": self.found,
+        }
+
+
 def normalize(field: str, value: Any) -> Any:
     """The value as compared: tags and types are sets, whatever order an engine lists them in."""
     if field in ("tags", "types") and isinstance(value, list):

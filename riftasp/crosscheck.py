@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compare import OBJECT_FIELD, Disagreement, compare
-from .engines import Engine
+from .compare import OBJECT_FIELD, Disagreement, Violation, compare
+from .engines import Engine, Unsupported
 from .model import Board
-from .present import explain_text
-from .result import Resolution
+from .present import keywords_text, table
+from .result import Application, Resolution
 
 BOARD_SUFFIXES = (".json", ".yaml", ".yml", ".lp")
+# A rules checker: (board, an engine's result JSON) -> violations (see riftasp.fuzz).
+Checker = Callable[[Board, dict[str, Any]], Iterable[Any]]
 
 
 def board_files(paths: Iterable[Path]) -> list[Path]:
@@ -22,13 +25,40 @@ def board_files(paths: Iterable[Path]) -> list[Path]:
 
     A named file is kept whatever its suffix, so loading it gives the usual one-line error.
     """
-    found: list[Path] = []
+    return [path for path, _ in found_files(paths)]
+
+
+def found_files(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
+    """(file, named): `named` is False for a file found by searching a folder."""
+    found: list[tuple[Path, bool]] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in BOARD_SUFFIXES))
+            found.extend(
+                (p, False) for p in sorted(path.rglob("*")) if p.is_file() and p.suffix.lower() in BOARD_SUFFIXES
+            )
         else:
-            found.append(path)
+            found.append((path, True))
     return found
+
+
+def not_a_board(path: Path) -> str | None:
+    """Why a .json file found in a folder is not a board at all (None: it is meant as one).
+
+    A board is a JSON object with a "players" key or an "objects" list; anything else (an
+    engine's output, a package.json, notes) is skipped with a warning rather than stopping the
+    run. Invalid JSON is left to the loader: a broken board must not pass silently.
+    """
+    if path.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if isinstance(data, dict) and ("players" in data or isinstance(data.get("objects"), list)):
+        return None
+    if isinstance(data, dict) and isinstance(data.get("objects"), dict):
+        return "not a board (it looks like a resolution: 'objects' is an object)"
+    return "not a board (no 'players' and no 'objects' list)"
 
 
 @dataclass
@@ -36,30 +66,50 @@ class BoardCheck:
     """One board's comparison, with riftasp's explain trace of every object in question."""
 
     board: str
-    disagreements: list[Disagreement]
+    disagreements: list[Disagreement | Violation]
     explains: dict[str, str] = field(default_factory=dict)
     applied: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    unsupported: str | None = None  # the engine's reason, when it could not represent the board
+
+    @property
+    def supported(self) -> bool:
+        return self.unsupported is None
 
     @property
     def agrees(self) -> bool:
-        return not self.disagreements
+        return self.supported and not self.disagreements
 
 
 @dataclass
 class CrosscheckReport:
     engine: str
     checks: list[BoardCheck]
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why): not boards
 
     @property
     def disagreeing(self) -> list[BoardCheck]:
-        return [c for c in self.checks if not c.agrees]
+        return [c for c in self.checks if c.supported and c.disagreements]
+
+    @property
+    def supported(self) -> list[BoardCheck]:
+        return [c for c in self.checks if c.supported]
+
+    @property
+    def unsupported_reasons(self) -> dict[str, int]:
+        return dict(Counter(c.unsupported for c in self.checks if c.unsupported is not None).most_common())
 
     def to_json(self) -> dict[str, Any]:
+        supported = len(self.supported)
         return {
             "engine": self.engine,
             "boards": len(self.checks),
-            "agree": len(self.checks) - len(self.disagreeing),
+            "supported": supported,
+            "agree": supported - len(self.disagreeing),
             "disagree": len(self.disagreeing),
+            "unsupported": len(self.checks) - supported,
+            "unsupported_reasons": self.unsupported_reasons,
+            "unsupported_boards": [{"board": c.board, "reason": c.unsupported} for c in self.checks if not c.supported],
+            "skipped": [{"file": f, "reason": why} for f, why in self.skipped],
             "disagreements": [
                 d.to_json() | {"explain": c.explains.get(d.object, ""), "applied": c.applied.get(d.object, [])}
                 for c in self.checks
@@ -71,20 +121,51 @@ class CrosscheckReport:
         lines: list[str] = []
         for check in self.disagreeing:
             lines.append(f"{check.board}: disagreement")
-            by_object: dict[str, list[Disagreement]] = {}
-            for d in check.disagreements:
-                by_object.setdefault(d.object, []).append(d)
-            for oid, found in by_object.items():
-                for d in found:
-                    lines.append(f"  {oid}.{d.field}: riftasp {value_text(d.riftasp_value, d.field)}, "
-                                 f"engine {value_text(d.engine_value, d.field)}")
-                if oid in check.explains:
-                    lines.append(f"  riftasp explain {oid}:")
-                    lines.extend(f"    {line}" for line in check.explains[oid].splitlines())
-        agree = len(self.checks) - len(self.disagreeing)
-        lines.append(f"{len(self.checks)} boards: {agree} agree, {len(self.disagreeing)} disagree "
-                     f"(riftasp vs {self.engine})")
+            lines.extend(findings_text(check.disagreements, check.explains, indent="  "))
+        lines.append(self.summary())
         return "\n".join(lines)
+
+    def summary(self) -> str:
+        supported = len(self.supported)
+        agree = supported - len(self.disagreeing)
+        line = f"{plural(len(self.checks), 'board')}: "
+        unsupported = len(self.checks) - supported
+        if unsupported:
+            reasons = "; ".join(f"{why}: {n}" for why, n in self.unsupported_reasons.items())
+            line += f"{supported} supported ({agree} agree, {len(self.disagreeing)} disagree), " \
+                    f"{unsupported} unsupported ({reasons})"  # fmt: skip
+        else:
+            line += f"{agree} agree, {len(self.disagreeing)} disagree"
+        return line + f" (riftasp vs {self.engine})"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """`1 board`, `2 boards`."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def findings_text(found: list[Any], explains: dict[str, str], indent: str = "") -> list[str]:
+    """Each disagreement as `object.field: riftasp X, engine Y`, then riftasp's short trace of
+    each object in question (once per object)."""
+    lines: list[str] = []
+    by_object: dict[str, list[Any]] = {}
+    for d in found:
+        by_object.setdefault(d.object, []).append(d)
+    for oid, items in by_object.items():
+        for d in items:
+            lines.append(f"{indent}{finding_line(d)}")
+        if oid in explains:
+            lines.append(f"{indent}riftasp explain {oid}:")
+            lines.extend(f"{indent}  {line}" for line in explains[oid].splitlines())
+    return lines
+
+
+def finding_line(d: Any) -> str:
+    if isinstance(d, Violation):
+        return (f"{d.object} breaks {d.invariant} in {d.side}'s answer: expected {value_text(d.expected)}, "
+                f"found {value_text(d.found)}")  # fmt: skip
+    return (f"{d.object}.{d.field}: riftasp {value_text(d.riftasp_value, d.field)}, "
+            f"engine {value_text(d.engine_value, d.field)}")  # fmt: skip
 
 
 def value_text(value: Any, field: str = "") -> str:
@@ -94,14 +175,100 @@ def value_text(value: Any, field: str = "") -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def check_board(board: Board, engine: Engine, riftasp: Callable[[Board], Resolution]) -> BoardCheck:
-    """Compare riftasp's resolution of one board with the engine's."""
+# ---- short explain traces for reports ----------------------------------------------------------
+
+
+def short_why(app: Application) -> str:
+    """Why an application came when it did, in a few words (the layer has its own column)."""
+    reasons = set(app.reasons)
+    parts = [f"t{app.timestamp}"]
+    if app.depends_on:
+        parts.append(("right after " if "immediately_after" in reasons else "after ") + ", ".join(app.depends_on))
+    if "cycle" in reasons:
+        parts.append("cycle: timestamp order")
+    if "tie" in reasons:
+        parts.append("tie: board order")
+    if "recheck" in reasons:
+        parts.append("recheck")
+    if "unblocked" in reasons:
+        parts.append("conditions waiting on each other")
+    return ", ".join(parts)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return keywords_text(value) if value else "none"
+    if isinstance(value, list):
+        return ", ".join(value) or "none"
+    return str(value)
+
+
+def short_explain(res: Resolution, object_id: str) -> str:
+    """riftasp's trace of one object for a report: one short line per application."""
+    c = res.objects[object_id]
+    lines = []
+    loop = next((l for l in res.object_loops if object_id in l), None)
+    needs = [q for q in res.needs.get(object_id, []) if not loop or q not in loop]
+    head = f"{object_id} ({c.name})"
+    if loop:
+        head += f"; in a loop with {', '.join(o for o in loop if o != object_id)}"
+    if needs:
+        head += f"; after {', '.join(needs)}"
+    lines.append(head)
+    apps = res.applied.get(object_id, [])
+    if apps:
+        rows = [[str(a.step), a.layer + (f".{a.sublayer}" if a.sublayer else ""), a.effect, a.characteristic,
+                 f"{_value(a.before)} -> {_value(a.after)}", short_why(a)] for a in apps]  # fmt: skip
+        lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
+    else:
+        lines.append("no effects applied: printed values")
+    withdrawn = res.withdrawn.get(object_id, [])
+    if withdrawn:
+        lines.append(f"withdrawn: {', '.join(withdrawn)}")
+    lines.append(f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
+                 f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
+                 f"tags {', '.join(c.tags) or 'none'}")  # fmt: skip
+    return "\n".join(lines)
+
+
+# ---- checking boards ---------------------------------------------------------------------------
+
+
+def check_board(
+    board: Board,
+    engine: Engine,
+    riftasp: Callable[[Board], Resolution],
+    checker: Checker | None = None,
+) -> BoardCheck:
+    """Compare riftasp's resolution of one board with the engine's (the engine first: a board it
+    does not support is not resolved at all)."""
+    try:
+        theirs = engine(board)
+    except Unsupported as unsupported:
+        return BoardCheck(board.source, [], unsupported=unsupported.reason)
     ours = riftasp(board)
-    theirs = engine(board)
-    found = compare(board.source, ours.to_json(), theirs)
+    found: list[Disagreement | Violation] = list(compare(board.source, ours.to_json(), theirs))
+    if checker is not None:
+        found += violations(checker, board, ours.to_json(), "riftasp") + violations(checker, board, theirs, "engine")
     check = BoardCheck(board.source, found)
     for oid in dict.fromkeys(d.object for d in found):
         if oid in ours.objects:  # an object only the engine reports has no trace here
-            check.explains[oid] = explain_text(ours, oid)
+            check.explains[oid] = short_explain(ours, oid)
             check.applied[oid] = [a.to_json() for a in ours.applied.get(oid, [])]
     return check
+
+
+def violations(checker: Checker, board: Board, result: dict[str, Any], side: str) -> list[Violation]:
+    """A checker's answer as Violations: items with (or mappings of) object, invariant,
+    expected, found."""
+
+    def get(item: Any, key: str) -> Any:
+        return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+    return [
+        Violation(board.source, str(get(v, "object")), str(get(v, "invariant")), side, get(v, "expected"),
+                  get(v, "found"))
+        for v in checker(board, result)
+    ]  # fmt: skip

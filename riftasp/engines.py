@@ -9,6 +9,11 @@ An engine turns a board into the resolve output contract (`Resolution.to_json()`
 Whatever goes wrong on the engine's side — it cannot start, times out, exits, crashes, answers
 something that is not the contract — is an `EngineError` whose text is one line naming the
 engine and the board, so the command line can print it and exit 2 without a traceback.
+
+An engine that cannot represent a board (a partial engine: no copies, say) answers
+`{"unsupported": "reason"}`; that is `Unsupported`, not an error: the board is skipped and
+counted. With `expand_cards`, boards are sent with library cards written out (name, type,
+printed values and text) instead of by name, so the engine need not know riftasp's card library.
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ from __future__ import annotations
 import json
 import queue
 import shlex
+import shutil
 import subprocess
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from .board_io import board_to_dict
@@ -39,6 +47,16 @@ class EngineError(Exception):
         super().__init__(" ".join(message.split()))
 
 
+class Unsupported(Exception):
+    """The engine cannot represent this board: `{"unsupported": reason}` (or raised by a callable).
+
+    Not a failure: crosscheck and fuzz skip the board and count it under its reason."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = " ".join(str(reason).split()) or "unsupported"
+        super().__init__(self.reason)
+
+
 class Engine(Protocol):
     name: str
 
@@ -47,34 +65,57 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-def board_json(board: Board) -> str:
+def expand_cards(board: Board) -> Board:
+    """The board with every library-card object written out: its name, type, printed values and
+    text (effect ids `<object>.<key>`) as if given on the board; it resolves the same."""
+    if not any(obj.card for obj in board.objects):
+        return board
+    return replace(board, objects=tuple(replace(obj, card=None) if obj.card else obj for obj in board.objects))
+
+
+def board_json(board: Board, expand: bool = False) -> str:
     """The board as one line of JSON: what a command engine reads."""
-    return json.dumps(board_to_dict(board), separators=(",", ":"), ensure_ascii=False)
+    data = board_to_dict(expand_cards(board) if expand else board)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def make_engine(spec: str, persistent: bool = False, timeout: float = DEFAULT_TIMEOUT) -> Engine:
+def make_engine(
+    spec: str, persistent: bool = False, timeout: float = DEFAULT_TIMEOUT, expand: bool = False
+) -> Engine:
     """`asp` and `reference` run in this process; anything else is a command line (shlex).
 
     `persistent` is the user's statement that the command speaks the line protocol; it is not
-    guessed, and means nothing for the in-process engines.
+    guessed, and means nothing for the in-process engines. `expand` sends boards with library
+    cards written out (`expand_cards`).
     """
     if spec == "asp":
         from .resolve import resolve
 
-        return CallableEngine("asp", resolve)
+        return CallableEngine("asp", resolve, expand)
     if spec == "reference":
         from .reference import resolve as reference_resolve
 
-        return CallableEngine("reference", reference_resolve)
+        return CallableEngine("reference", reference_resolve, expand)
     try:
         argv = shlex.split(spec)
     except ValueError as err:
         raise EngineError(f"engine {spec!r}: cannot split the command line: {err}") from None
     if not argv:
         raise EngineError("engine: empty command")
+    argv = [_command(argv[0]), *argv[1:]]
     if persistent:
-        return PersistentEngine(argv, timeout)
-    return CommandEngine(argv, timeout)
+        return PersistentEngine(argv, timeout, name=shlex.join(shlex.split(spec)), expand=expand)
+    return CommandEngine(argv, timeout, name=shlex.join(shlex.split(spec)), expand=expand)
+
+
+def _command(program: str) -> str:
+    """A bare command name not on PATH is looked up next to riftasp's own Python too, so
+    `riftasp-reference` (and any engine installed in riftasp's venv) runs from `.venv/bin/riftasp`
+    without an activated venv."""
+    if "/" in program or shutil.which(program):
+        return program
+    beside = Path(sys.executable).parent / program
+    return str(beside) if beside.is_file() and shutil.which(str(beside)) else program
 
 
 @dataclass
@@ -83,10 +124,13 @@ class CallableEngine:
 
     name: str
     function: Callable[[Board], dict[str, Any] | Resolution]
+    expand: bool = False
 
     def __call__(self, board: Board) -> dict[str, Any]:
         try:
-            result = self.function(board)
+            result = self.function(expand_cards(board) if self.expand else board)
+        except Unsupported:
+            raise
         except Exception as err:  # noqa: BLE001 - any engine bug is reported, not raised through
             raise EngineError(f"engine {self.name} failed on {board.source}: {type(err).__name__}: {err}") from None
         if isinstance(result, Resolution):
@@ -104,6 +148,7 @@ class CommandEngine:
     argv: list[str]
     timeout: float = DEFAULT_TIMEOUT
     name: str = ""
+    expand: bool = False
 
     def __post_init__(self) -> None:
         self.name = self.name or shlex.join(self.argv)
@@ -111,8 +156,9 @@ class CommandEngine:
     def __call__(self, board: Board) -> dict[str, Any]:
         try:
             done = subprocess.run(
-                self.argv, input=board_json(board), capture_output=True, text=True, timeout=self.timeout
-            )
+                self.argv, input=board_json(board, self.expand), capture_output=True, text=True,
+                timeout=self.timeout,
+            )  # fmt: skip
         except FileNotFoundError:
             raise EngineError(f"engine {self.name}: cannot start: no such command {self.argv[0]!r}") from None
         except PermissionError:
@@ -140,6 +186,7 @@ class PersistentEngine:
     argv: list[str]
     timeout: float = DEFAULT_TIMEOUT
     name: str = ""
+    expand: bool = False
     _process: subprocess.Popen | None = field(default=None, repr=False)
     _lines: queue.Queue = field(default_factory=queue.Queue, repr=False)
     _stderr: deque = field(default_factory=lambda: deque(maxlen=20), repr=False)
@@ -175,7 +222,7 @@ class PersistentEngine:
             raise self._died(board, process)
         try:
             assert process.stdin is not None
-            process.stdin.write(board_json(board) + "\n")
+            process.stdin.write(board_json(board, self.expand) + "\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._died(board, process) from None
@@ -259,6 +306,11 @@ def check_result(result: Any, name: str, board: str) -> dict[str, Any]:
 
     if isinstance(result, dict) and set(result) == {"error"}:
         raise EngineError(f"engine {name} reported an error on {board}: {result['error']}")
+    if isinstance(result, dict) and "unsupported" in result and "objects" not in result:
+        reason = result["unsupported"]
+        if not isinstance(reason, str) or not reason.strip():
+            raise bad("unsupported", f"expected a reason (a non-empty string), got {reason!r}"[:_SHOWN * 2])
+        raise Unsupported(reason)
     if not isinstance(result, dict):
         raise bad("top level", f"expected an object, got {_kind(result)}")
     objects = result.get("objects")

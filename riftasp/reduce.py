@@ -82,12 +82,12 @@ def _edits(data: dict[str, Any]) -> list[Callable[[dict[str, Any]], dict[str, An
     key or list element (outermost first)."""
     edits: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
     if len(data["objects"]) > 1:
-        edits += [lambda d, oid=obj["id"]: _without_object(d, oid) for obj in data["objects"]]
+        edits += [lambda d, oid=obj["id"]: without_object(d, oid) for obj in data["objects"]]
     edits += [lambda d, path=path: _delete(d, path) for path in _paths(data)]
     return edits
 
 
-def _without_object(data: dict[str, Any], oid: str) -> dict[str, Any]:
+def without_object(data: dict[str, Any], oid: str) -> dict[str, Any]:
     def mentions(effect: dict[str, Any]) -> bool:
         return f'"{oid}"' in json.dumps(effect)
 
