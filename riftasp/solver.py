@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
+from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
 from .resources import encoding_files
 
 
@@ -31,18 +32,20 @@ class SolveStats:
 
 
 def run(
-    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False
+    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until no application is withdrawn; return the last model's symbols.
 
     `strict` checks after every ground call that grounding decided every atom (the program
-    is stratified); tests use it, it costs a pass over all atoms per step.
+    is stratified); tests use it, it costs a pass over all atoms per step. `time_limit`
+    (seconds) raises TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
     excluded: list[str] = []
+    deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
-        symbols = _solve_once(facts + "".join(excluded), ruleset, max_steps, stats, strict)
+        symbols = _solve_once(facts + "".join(excluded), ruleset, max_steps, stats, strict, deadline)
         withdrawn = [s for s in symbols if s.name == "withdraw"]
         if not withdrawn:
             return symbols, stats
@@ -52,7 +55,7 @@ def run(
 
 
 def _solve_once(
-    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool
+    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool, deadline: Deadline
 ) -> list[clingo.Symbol]:
     messages: list[str] = []
     ctl = clingo.Control(
@@ -62,6 +65,7 @@ def _solve_once(
         for path in encoding_files(ruleset):
             ctl.load(str(path))
         ctl.add("base", [], facts)
+        deadline.check()
         ctl.ground([("base", [])])
         step = 0
         while True:
@@ -71,6 +75,7 @@ def _solve_once(
             # Choosing and applying are separate ground calls: each negates only predicates
             # an earlier call defined, so each is stratified and grounds to facts.
             for part in ("choose", "apply"):
+                deadline.check()
                 ctl.ground([(part, [clingo.Number(step)])])
                 if strict:
                     _check_decided(ctl, f"{part}({step})")
