@@ -71,6 +71,9 @@ KEYWORD_NUMBER = rf"[1-9][0-9]{{0,{len(str(VALUE_MAX)) - 2}}}|{VALUE_MAX}"
 KEYWORD_PATTERN = rf"({KEYWORD_NAME})(?: ({KEYWORD_NUMBER}))?"
 # Numbers longer than this are not converted (Python refuses over 4,300 digits, and slowly).
 LONGEST_NUMBER = 40
+# How deep [ ] and { } may nest in a YAML board (see _check_flow_depth).
+MAX_FLOW_DEPTH = 100
+_BRACKETS = re.compile(r"[\[\]{}]")
 # How many known names an "unknown ..." message lists.
 LISTED_NAMES = 10
 STDIN = "-"
@@ -297,10 +300,10 @@ class _LongNumber:
     """A number too long to convert (Python refuses over 4,300 digits): reported where it is."""
 
     def __init__(self, text: str) -> None:
-        self.digits = sum(c.isdigit() for c in text)
+        self.length = len(text)
 
     def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
+        return f"a number written with {self.length:,} characters"
 
 
 def _parse_int(text: str) -> int | _LongNumber:
@@ -328,6 +331,7 @@ def _parse_yaml(text: str, source: str) -> Any:
         import yaml
     except ImportError:
         raise BoardError(source, "file", YAML_HINT) from None
+    _check_flow_depth(text, source)
 
     class Loader(yaml.SafeLoader):
         pass
@@ -371,13 +375,25 @@ def _parse_yaml(text: str, source: str) -> Any:
         raise BoardError(source, where, f"invalid YAML: {what}") from None
     except yaml.reader.ReaderError as problem:
         where = _text_position(text, problem.position)
-        raise BoardError(source, where, f"invalid YAML: {problem.reason} {problem.character!r}") from None
+        character = chr(problem.character) if isinstance(problem.character, int) else problem.character
+        raise BoardError(source, where, f"invalid YAML: {problem.reason} ({character!r})") from None
     except yaml.YAMLError as problem:
         raise BoardError(source, "file", f"invalid YAML: {problem}") from None
     except RecursionError:
         raise BoardError(source, "file", "invalid YAML: nested too deeply") from None
     except ValueError as problem:  # a scalar the safe loader cannot convert, e.g. 2001-13-45
         raise BoardError(source, "file", f"invalid YAML: {problem}") from None
+
+
+def _check_flow_depth(text: str, source: str) -> None:
+    """PyYAML's scanner takes time quadratic in the nesting of [ ] and { }: a line of brackets
+    would hang it. A board nests a few levels; brackets inside quoted text count here too, so
+    the bound is generous."""
+    depth = 0
+    for bracket in _BRACKETS.finditer(text):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_FLOW_DEPTH:
+            raise BoardError(source, _text_position(text, bracket.start()), "invalid YAML: nested too deeply")
 
 
 def _text_position(text: str, index: int) -> str:
@@ -826,7 +842,7 @@ _TERM = _nested(_nested(_nested(rf"(?>-{_WS}[0-9]++|[0-9]++|{_STRING}|{_NAME})")
 _PLAIN_FACT = re.compile(rf"{_WS}(?P<fact>{_NAME}(?:\({_WS}{_TERM}(?:{_WS},{_WS}{_TERM})*+{_WS}\))?){_WS}\.(?!\.)")
 _BLANK = re.compile(_WS)
 # One statement: up to a full stop that is not part of `..` (strings are whole, comments gone).
-_STATEMENT = re.compile(rf'(?:{_STRING}|\.\.|[^".])*+(?:\.|\Z)')
+_STATEMENT = re.compile(rf'(?:{_STRING}|\.\.|\.(?={_WS}\[)|[^".])*+(?:\.|\Z)')  # `:~ b. [1]` is one
 # A text with nothing for _data_only to do: strings, words, numbers of at most nine digits, and
 # printable ASCII other than quotes, `#` and `%`.
 _CLEAN = re.compile(rf"(?:{_STRING}|[A-Za-z_'][A-Za-z0-9_']*+|[0-9]{{1,9}}+(?![0-9])|[\t\n\r !$&(-/:-@\[-^`{{-~]++)*+")
@@ -1009,7 +1025,7 @@ def _data_only(text: str, source: str) -> str:
     """`text` with comments blanked (line breaks kept), after refusing what is never data:
     NUL, characters other than printable ASCII outside strings, `#` directives, unterminated
     strings and comments, and numbers beyond clingo's 32 bits (it would wrap them)."""
-    if _CLEAN.fullmatch(text):  # the usual file: no comments, nothing to refuse
+    if "\x00" not in text and _CLEAN.fullmatch(text):  # the usual file: no comments, nothing to refuse
         return text
     pieces: list[str] = []
     position = 0
@@ -1093,7 +1109,8 @@ class _FactCollector:
         except _NotData as problem:
             self.problem = (self.place.where(problem.line, problem.column), problem.message)
         except RecursionError:
-            self.problem = ("file", "terms nested too deeply")
+            begin = statement.location.begin
+            self.problem = (self.place.where(begin.line, begin.column), "terms nested too deeply")
         except Exception as problem:  # noqa: BLE001 - see the docstring
             self.problem = ("file", f"cannot read the facts: {problem}")
         else:
@@ -1232,6 +1249,8 @@ def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
 def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = False) -> None:
     if not text:
         raise _Invalid(str(sym), f"{what} must not be empty")
+    if "\x00" in text:  # clingo strings cannot hold NUL
+        raise _Invalid(str(sym), f"{what} must not contain a NUL character")
     if keyword and not _KEYWORD_NAME.fullmatch(text):
         raise _Invalid(str(sym), f"invalid keyword name {_q(text)}")
 
