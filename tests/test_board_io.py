@@ -480,6 +480,31 @@ ERRORS: list[tuple[str, Break, str, bool]] = [
     ("NUL in a string",
      lambda b: b["objects"][0].update(name="a\x00b"),
      "board.json: objects[0].name: must not contain a NUL character", True),
+    ("object id like riftasp's name for a buff",
+     lambda b: b["objects"][2].update(id="buff:u1"),
+     "board.json: objects[2].id: ':' is reserved in ids: riftasp names instances buff:<id>, bonus:<gear>, "
+     "keyword:<K>:<id> and <effect>@<holder> (got 'buff:u1')", True),
+    ("effect id like a copied ability",
+     lambda b: b["effects"][0].update(id="r1@u1"),
+     "board.json: effects[0].id: '@' is reserved in ids: riftasp names instances buff:<id>, bonus:<gear>, "
+     "keyword:<K>:<id> and <effect>@<holder> (got 'r1@u1')", True),
+    ("attacking and defending",
+     lambda b: b["objects"][0].update(status=["attacking", "defending"]),
+     "board.json: objects[0].status: 'u1' cannot be attacking and defending at once", True),
+    ("Effect Text on a unit",
+     lambda b: b["objects"][0].update(effect_text=[{"id": "t2", "op": {"op": "double"}}]),
+     "board.json: objects[0].effect_text: only gear has effect_text; 'u1' is a unit", True),
+    ("Might Bonus on a unit",
+     lambda b: b["objects"][0].update(might_bonus=1),
+     "board.json: objects[0].might_bonus: only gear has might_bonus; 'u1' is a unit", True),
+    ("a unit attached to a gear",
+     lambda b: b["objects"][0].update(attached_to="g2", zone="battlefield"),
+     "board.json: objects[0].attached_to: only gear is attached; 'u1' is a unit", False),
+    ("arithmetic beyond the bound",
+     lambda b: b["effects"].extend({"id": f"d{i}", "controller": "bob", "timestamp": 2, "op": {"op": "double"},
+                                    "target": {"ids": ["u1"]}} for i in range(28)),
+     "board.json: objects[0]: the effects that can apply to 'u1' could take its Might to 1,610,612,736, beyond "
+     "500,000,000 (see Limits in docs/board-format.md)", False),
 ]  # fmt: skip
 
 
