@@ -69,7 +69,15 @@ def _resolve(board, engine: str, time_limit: float) -> None:
 
 
 def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident memory of this process since it started. VmHWM, where there is one:
+    ru_maxrss keeps the peak of the parent a child was forked from (here, the one that
+    generated the large board)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kilobytes = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(kilobytes) / 1024
 
 
 def measure(path: Path, engine: str | None, time_limit: float) -> dict:
@@ -115,7 +123,8 @@ def show(path: Path, engine: str | None, result: dict) -> str:
         return f"{label} {load}  ({result['objects']:,} objects, peak {result['rss_mb']:.0f} MB)"
     if "resolve_s" in result:
         return f"{label} {load}  resolve {result['resolve_s']:8.2f}s  (peak {result['rss_mb']:.0f} MB)"
-    return f"{label} {load}  stopped at the time limit after {result['stopped_s']:.1f}s (peak {result['rss_mb']:.0f} MB)"
+    stopped = f"stopped at the time limit after {result['stopped_s']:.1f}s"
+    return f"{label} {load}  {stopped} (peak {result['rss_mb']:.0f} MB)"
 
 
 def main() -> None:

@@ -398,7 +398,8 @@ def _check_flow_depth(text: str, source: str) -> None:
 
 def _text_position(text: str, index: int) -> str:
     line = text.count("\n", 0, index) + 1
-    return f"line {line} column {index - (text.rfind(chr(10), 0, index) + 1) + 1}"
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"line {line} column {column}"
 
 
 # ---- shape: JSON/YAML data -> model -----------------------------------------------------------
@@ -825,6 +826,8 @@ _CLINGO_LOCATION = re.compile(r"^[^:]*:(\d+):(\d+)(?:-[\d:]+)?: \w+: (.*)$")
 _LP_PIECE = re.compile(r'"(?:[^"\\\n]|\\[\\"n])*"|%\*|%[^\n]*|[^"%]+|"')
 _LP_FORBIDDEN = re.compile(r"[^\t\n\r\x20-\x7e]|#|(?<![A-Za-z0-9_'])[0-9]{10,}")
 _LP_NESTING = re.compile(r"%\*|\*%")
+_BAD_STRING = r'unterminated string or unknown escape (a string ends on its line; its escapes are \\, \" and \n)'
+_DIRECTIVE = "directives (#include, #const, #show, #script, …) are not allowed in a board file"
 # A plain fact: a predicate with arguments nested at most three deep (the vocabulary needs two)
 # of numbers, strings, constants, functions and tuples. Possessive: a long bad line costs one
 # pass, not a backtracking search.
@@ -835,7 +838,8 @@ _STRING = r'"(?:[^"\\\n]|\\[\\"n])*+"'
 
 def _nested(inner: str) -> str:
     arguments = rf"{inner}(?:{_WS},{_WS}{inner})*+"
-    return rf"(?>(?:{_NAME})?\({_WS}(?:{arguments}{_WS},?)?{_WS}\)|{inner})"
+    # A tuple may end in a comma, as (1,) must; a function may not.
+    return rf"(?>{_NAME}\({_WS}(?:{arguments})?{_WS}\)|\({_WS}(?:{arguments}{_WS},?)?{_WS}\)|{inner})"
 
 
 _TERM = _nested(_nested(_nested(rf"(?>-{_WS}[0-9]++|[0-9]++|{_STRING}|{_NAME})")))
@@ -877,14 +881,14 @@ def _parse_facts(text: str, source: str) -> list[_Term]:
         if _BLANK.fullmatch(program, position):
             break
         end = _STATEMENT.match(program, position).end()
-        facts += _read_plain(program, plain, lines, source)
+        facts += _read_plain(program, plain)
         facts += _read_statements(program, position, end, lines, source)
         position = end
-    facts += _read_plain(program, plain, lines, source)
+    facts += _read_plain(program, plain)
     return list(dict.fromkeys(facts))  # facts are a set; the first spelling sets the order
 
 
-def _read_plain(program: str, spans: list[tuple[int, int]], lines: _Lines, source: str) -> list[_Term]:
+def _read_plain(program: str, spans: list[tuple[int, int]]) -> list[_Term]:
     """The plain facts at `spans`, a batch at a time (emptying `spans`)."""
     facts: list[_Term] = []
     for first in range(0, len(spans), _BATCH):
@@ -1034,7 +1038,7 @@ def _data_only(text: str, source: str) -> str:
         assert match is not None  # the last alternative matches any one character left
         piece = match.group()
         if piece == '"':
-            raise _lp_error(text, position, source, "unterminated string or unknown escape (a string ends on its line; its escapes are \\\\, \\\" and \\n)")
+            raise _lp_error(text, position, source, _BAD_STRING)
         if piece == "%*":
             end = _block_comment_end(text, match.end())
             if end is None:
@@ -1044,7 +1048,8 @@ def _data_only(text: str, source: str) -> str:
             continue
         if piece.startswith('"'):
             if "\x00" in piece:
-                raise _lp_error(text, position + piece.index("\x00"), source, "a string must not contain a NUL character")
+                nul = position + piece.index("\x00")
+                raise _lp_error(text, nul, source, "a string must not contain a NUL character")
         elif not piece.startswith("%"):
             _check_lp_text(text, position, piece, source)
         pieces.append("" if piece.startswith("%") else piece)
@@ -1058,7 +1063,7 @@ def _check_lp_text(text: str, position: int, piece: str, source: str) -> None:
         return
     found, where = bad.group(), position + bad.start()
     if found == "#":
-        raise _lp_error(text, where, source, "directives (#include, #const, #show, #script, …) are not allowed in a board file")
+        raise _lp_error(text, where, source, _DIRECTIVE)
     if found[0].isdigit():
         if int(found) > CLINGO_INT_MAX:
             raise _lp_error(text, where, source, f"number {shorten(found, 20)} is beyond clingo's 32-bit integers")

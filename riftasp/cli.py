@@ -80,7 +80,8 @@ def _alarm(seconds: float | None) -> Iterator[None]:
     """
     from .limits import TimeLimitExceeded
 
-    if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    main_thread = threading.current_thread() is threading.main_thread()
+    if seconds is None or not hasattr(signal, "setitimer") or not main_thread:
         yield
         return
 

@@ -86,7 +86,8 @@ def explain_text(res: Resolution, object_id: str) -> str:
     needs = res.needs.get(object_id, [])
     loop = next((l for l in res.object_loops if object_id in l), None)
     if loop:
-        lines.append(printable(f"calculated together with {', '.join(o for o in loop if o != object_id)} (object loop)"))
+        others = ", ".join(o for o in loop if o != object_id)
+        lines.append(printable(f"calculated together with {others} (object loop)"))
     outside = [q for q in needs if not loop or q not in loop]
     if outside:
         lines.append(printable(f"calculated after {', '.join(outside)} (it reads their characteristics)"))

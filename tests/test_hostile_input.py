@@ -16,6 +16,8 @@ from typing import Any
 
 import clingo
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import riftasp.board_io
@@ -26,6 +28,7 @@ from riftasp.reference import resolve as reference
 from riftasp.resolve import resolve
 from riftasp.solver import run
 
+from budget import budget
 from conftest import EXAMPLES, ROOT
 
 M = VALUE_MAX
@@ -178,7 +181,8 @@ def test_a_link_to_dev_zero_is_refused_before_reading(tmp_path: Path):
 
 def test_a_directory_and_a_missing_file(tmp_path: Path):
     (tmp_path / "d.lp").mkdir()
-    assert one_line_error(cli("resolve", tmp_path / "d.lp")) == f"{tmp_path / 'd.lp'}: file: is a directory, not a board file"
+    folder = tmp_path / "d.lp"
+    assert one_line_error(cli("resolve", folder)) == f"{folder}: file: is a directory, not a board file"
     assert one_line_error(cli("facts", tmp_path / "no.yaml")) == f"{tmp_path / 'no.yaml'}: file: no such file"
 
 
@@ -224,7 +228,8 @@ def test_invalid_utf8_anywhere_is_an_error_at_its_place_never_an_abort(tmp_path:
 
 def test_loading_is_linear_in_the_number_of_players_and_tags():
     def seconds(n: int) -> float:
-        data = {"players": [f"p{i}" for i in range(n)], "objects": [unit("u1", owner="p0", tags=[f"t{i}" for i in range(n)])]}
+        tags = [f"t{i}" for i in range(n)]
+        data = {"players": [f"p{i}" for i in range(n)], "objects": [unit("u1", owner="p0", tags=tags)]}
         text = json.dumps(data)
         best = float("inf")
         for _ in range(3):
@@ -258,7 +263,8 @@ def test_the_time_limit_is_one_line_and_exit_code_4(engine: str):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["resolve", EXAMPLES / "showcase.json", "--time-limit", "0"], "--time-limit: must be a positive number of seconds, got 0"),
+    (["resolve", EXAMPLES / "showcase.json", "--time-limit", "0"],
+     "--time-limit: must be a positive number of seconds, got 0"),
     (["crosscheck", "--engine", "reference", "--persistent", "--timeout", "-5", EXAMPLES / "showcase.json"],
      "--timeout: must be a positive number of seconds, got -5"),
     (["fuzz", "--timeout", "-5"], "--timeout: must be a positive number of seconds, got -5"),
@@ -277,7 +283,8 @@ def test_fuzz_refuses_an_existing_file_as_out_before_the_run(tmp_path: Path):
     assert one_line_error(cli("fuzz", "--out", out, "--count", 100_000)) == (
         f"{out}: file: exists and is not a folder (--out names the folder for counterexamples)")
     assert time.monotonic() - start < 10  # refused before 100,000 boards
-    assert one_line_error(cli("fuzz", "--out", out / "below", "--count", 1)) == f"{out / 'below'}: file: {out} is not a folder"
+    below = out / "below"
+    assert one_line_error(cli("fuzz", "--out", below, "--count", 1)) == f"{below}: file: {out} is not a folder"
 
 
 def test_explain_refuses_an_unknown_object_before_resolving(monkeypatch: pytest.MonkeyPatch):
@@ -377,3 +384,39 @@ def test_error_lines_escape_and_cut_long_values(tmp_path: Path):
     line = str(caught.value)
     assert line.startswith("b\\x1b.json: objects[0].owner: unknown player 'xxx") and "\x1b" not in line
     assert "…" in line and len(line) < 400
+
+
+# ---- the fast path for plain facts reads exactly what clingo's parser reads -------------------
+
+NAMES = st.from_regex(r"_{0,2}[a-z][A-Za-z0-9_']{0,4}", fullmatch=True).filter(lambda n: n != "not")
+STRINGS = st.text(st.sampled_from('ab "\\\né✓\t,()%.#'), max_size=6)
+SPACE = st.sampled_from(["", " ", "\n", " \t"])
+
+
+@st.composite
+def ground_terms(draw: st.DrawFn, depth: int = 3) -> str:
+    kind = draw(st.sampled_from(["number", "string", "constant"] + (["function", "tuple"] if depth else [])))
+    if kind == "number":
+        return str(draw(st.integers(-(2**31) + 1, 2**31 - 1)))
+    if kind == "string":
+        return riftasp.board_io.quote(draw(STRINGS))
+    if kind == "constant":
+        return draw(NAMES)
+    parts = [draw(ground_terms(depth - 1)) for _ in range(draw(st.integers(1 if kind == "function" else 0, 3)))]
+    gap = draw(SPACE)
+    inner = f"{gap},{gap}".join(parts)
+    if kind == "tuple" and (len(parts) == 1 or draw(st.booleans())) and parts:
+        inner += ","  # (1,) is a one-tuple; (1,2,) is (1,2)
+    return f"{draw(NAMES)}({gap}{inner}{gap})" if kind == "function" else f"({gap}{inner}{gap})"
+
+
+@settings(max_examples=budget(60, 600), deadline=None)
+@given(st.lists(st.tuples(NAMES, st.lists(ground_terms(), min_size=1, max_size=3), SPACE), min_size=1, max_size=5))
+def test_plain_facts_read_as_clingo_reads_them(facts: list[tuple[str, list[str], str]]):
+    text = "".join(f"{name}({','.join(arguments)}){gap}.{gap}\n" for name, arguments, gap in facts)
+    board_io = riftasp.board_io
+    fast = board_io._parse_facts(text, "b.lp")
+    program = board_io._data_only(text, "b.lp")
+    by_clingo = board_io._read_statements(program, 0, len(program), board_io._Lines(program), "b.lp")
+    assert [str(t) for t in fast] == [str(t) for t in dict.fromkeys(by_clingo)]
+    assert fast == list(dict.fromkeys(by_clingo))
