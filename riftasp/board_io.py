@@ -463,7 +463,8 @@ def _mapping(
 
 def _unknown_key(key: Any, keys: Sequence[str], what: str) -> str:
     message = f"unknown {what} {_q(key)}"
-    close = difflib.get_close_matches(key, keys, n=1) if isinstance(key, str) else []
+    # Only short keys are compared: difflib indexes every character of the key it is given.
+    close = difflib.get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) <= 100 else []
     return f"{message}; did you mean {_q(close[0])}?" if close else message
 
 
