@@ -55,3 +55,17 @@ def generate(n_objects: int, seed: int = 0) -> dict:
                                           {"op": "set_might", "value": rng.randint(1, 5)}])})
     return {"ruleset": "riftbound", "players": ["alice", "bob"], "active_player": "alice",
             "objects": objects, "effects": effects}
+
+
+def auras(n_units: int = 100) -> dict:
+    """`n_units` units that each give "other friendly units +1": every unit reads every other.
+
+    The board of issue 10 (bench/aura-100.json is this with 100 units): its calculation grows
+    much faster than its size, so it is the yardstick for the resolvers' worst case.
+    """
+    aura = {"op": {"op": "plus", "amount": 1},
+            "target": {"filter": {"type": "unit", "relation": "friendly", "other": True}}}
+    objects = [{"id": f"u{i}", "name": f"Captain {i}", "type": "unit", "owner": "alice",
+                "zone": "battlefield", "might": 1, "since": i,
+                "rules_text": [{"id": f"u{i}-aura"} | aura]} for i in range(n_units)]
+    return {"ruleset": "riftbound", "players": ["alice", "bob"], "active_player": "alice", "objects": objects}

@@ -13,10 +13,15 @@ Reading happens in two passes that both file formats share the second of:
 from __future__ import annotations
 
 import difflib
+import gc
 import json
+import os
 import re
+import stat
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +31,7 @@ import clingo.ast
 
 from .cards import CardDef, library
 from .facts import TEXT_PART
+from .limits import MAX_BOARD_BYTES, REACH_MAX, VALUE_MAX, VALUE_MIN, might_reach
 from .model import (
     CARD_TYPES,
     CONDITIONS,
@@ -43,6 +49,7 @@ from .model import (
     Settings,
     Target,
 )
+from .present import printable, shorten
 from .resources import rulesets
 from .ruleset_data import KeywordRules, keyword_rules
 from .terms import decode_condition, decode_ops, decode_target, quote
@@ -50,13 +57,27 @@ from .terms import decode_condition, decode_ops, decode_target, quote
 CONDITION_TIMINGS = ("settled", "immediate")
 RELATIONS = ("friendly", "enemy")
 TEXT_PARTS = ("rules", "effect")
-# Clingo integers are 32-bit; a larger number would not survive `riftasp facts`.
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+# Clingo integers are 32-bit and wrap silently: a number beyond them cannot even be read.
+CLINGO_INT_MAX = 2**31 - 1
 # Conditions say "you" for the effect's controller, so no player may be called that.
 RESERVED_PLAYERS = ("you",)
-# A keyword as printed: a name, then optionally a number ≥ 1 ("Shield 2", "Ganking").
+# riftasp names instances `buff:<id>`, `bonus:<gear>`, `keyword:<K>:<id>` and `<effect>@<holder>`:
+# an object or effect id with these characters could be mistaken for one of them.
+RESERVED_ID_CHARACTERS = ":@"
+# Object and gear types an attachment joins: only gear is attached, to a unit (or unit token).
+BEARER_TYPES = ("unit", "token")
+# A keyword as printed: a name, then optionally a number from 1 to VALUE_MAX ("Shield 2").
 KEYWORD_NAME = r"[A-Za-z]+"
-KEYWORD_PATTERN = rf"({KEYWORD_NAME})(?: ([1-9][0-9]{{0,8}}))?"
+KEYWORD_NUMBER = rf"[1-9][0-9]{{0,{len(str(VALUE_MAX)) - 2}}}|{VALUE_MAX}"
+KEYWORD_PATTERN = rf"({KEYWORD_NAME})(?: ({KEYWORD_NUMBER}))?"
+# Numbers longer than this are not converted (Python refuses over 4,300 digits, and slowly).
+LONGEST_NUMBER = 40
+# How deep [ ] and { } may nest in a YAML board (see _check_flow_depth).
+MAX_FLOW_DEPTH = 100
+_BRACKETS = re.compile(r"[\[\]{}]")
+# How many known names an "unknown ..." message lists.
+LISTED_NAMES = 10
+STDIN = "-"
 _KEYWORD = re.compile(KEYWORD_PATTERN)
 _KEYWORD_NAME = re.compile(KEYWORD_NAME)
 
@@ -81,8 +102,10 @@ class BoardError(Exception):
 
     def __init__(self, source: str, where: str, message: str) -> None:
         self.source, self.where, self.message = source, where, message
-        # One line whatever the parts contain: callers print it as is.
-        super().__init__(_one_line(f"{source}: {where}: {message}"))
+        # One line whatever the parts contain, control characters escaped and a long fact or
+        # clingo message cut: callers print it as is.
+        parts = (shorten(source, 4 * SHORT_PART), shorten(where, SHORT_PART), shorten(message, 4 * SHORT_PART))
+        super().__init__(_one_line(": ".join(parts)))
 
     def __reduce__(self) -> tuple:
         # Rebuild from the parts (the default would call __init__ with the joined line).
@@ -98,15 +121,42 @@ class _Invalid(Exception):
         self.message = message
 
 
+SHORT_PART = 200  # characters of a PATH in an error line; FILE and message get four times that
+
+
 def _one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    return printable(text)
 
 
 # ---- entry points -----------------------------------------------------------------------------
 
 
+@contextmanager
+def _bulk() -> Iterator[None]:
+    """Reading makes millions of objects and no garbage: the cyclic collector's passes over
+    them would make loading a large board superlinear, so it waits until the end."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load_board(path: str | Path) -> Board:
-    """Read a board file, choosing the format by suffix: .json, .yaml/.yml or .lp."""
+    """Read a board file, choosing the format by suffix: .json, .yaml/.yml or .lp.
+
+    `-` reads a JSON board from standard input. A file larger than MAX_BOARD_BYTES, or one that
+    is not a regular file (a FIFO, a device, a directory), is refused before it is read.
+    """
+    with _bulk():
+        return _load_board(path)
+
+
+def _load_board(path: str | Path) -> Board:
+    if str(path) == STDIN:
+        return load_board_text(_decode(_read_stdin(), "<stdin>"), "<stdin>")
     path = Path(path)
     source = str(path)
     suffix = path.suffix.lower()
@@ -114,7 +164,7 @@ def load_board(path: str | Path) -> Board:
         raise BoardError(
             source, "file", f"unknown board format {suffix or '(no suffix)'!r}; expected .json, .yaml, .yml or .lp"
         )
-    text = _read_text(path, source)
+    text = _decode(_read_bytes(path, source), source)
     if suffix == ".lp":
         return board_from_facts(text, source)
     if suffix == ".json":
@@ -124,41 +174,105 @@ def load_board(path: str | Path) -> Board:
 
 def load_board_text(text: str, source: str = "<stdin>") -> Board:
     """A board from JSON text."""
-    return board_from_dict(_parse_json(text, source), source)
+    with _bulk():
+        return board_from_dict(_parse_json(text, source), source)
 
 
 def board_from_dict(data: Any, source: str = "<board>") -> Board:
     """A board from parsed JSON/YAML data (dicts, lists, strings, numbers, booleans)."""
     try:
-        board = replace(_read_board(data), source=source)
-        _check_board(board, _JsonPaths())
+        with _bulk():
+            board = replace(_read_board(data), source=source)
+            _check_board(board, _JsonPaths())
     except _Invalid as problem:
         raise BoardError(source, problem.where, problem.message) from None
     return board
 
 
 def board_from_facts(text: str, source: str = "<facts>") -> Board:
-    """A board from ASP facts in the vocabulary of `riftasp.facts`: the inverse of `board_facts`."""
-    atoms = _ground_facts(text, source)
+    """A board from ASP facts in the vocabulary of `riftasp.facts`: the inverse of `board_facts`.
+
+    The text is data, never a program: only ground facts are accepted (see `_parse_facts`).
+    """
     try:
-        board = replace(_board_from_atoms(atoms), source=source)
-        _check_board(board, _FactPaths())
+        with _bulk():
+            board = replace(_board_from_atoms(_parse_facts(text, source)), source=source)
+            _check_board(board, _FactPaths())
     except _Invalid as problem:
         raise BoardError(source, problem.where, problem.message) from None
     return board
 
 
-def _read_text(path: Path, source: str) -> str:
+def _read_bytes(path: Path, source: str) -> bytes:
+    """The file's bytes, refusing what is not a regular file or is too large before reading."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        # Non-blocking: opening a FIFO must not wait for a writer; fstat then refuses it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise BoardError(source, "file", "no such file") from None
-    except IsADirectoryError:
-        raise BoardError(source, "file", "is a directory, not a board file") from None
-    except UnicodeDecodeError as problem:
-        raise BoardError(source, "file", f"not UTF-8 text (byte {problem.start})") from None
+    except PermissionError:
+        raise BoardError(source, "file", "cannot read: permission denied") from None
     except OSError as problem:
         raise BoardError(source, "file", f"cannot read: {problem.strerror or problem}") from None
+    try:
+        _check_file_type(os.fstat(fd), source)
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return _read_limited(stream, source)
+    except IsADirectoryError:
+        raise BoardError(source, "file", "is a directory, not a board file") from None
+    except OSError as problem:
+        raise BoardError(source, "file", f"cannot read: {problem.strerror or problem}") from None
+    finally:
+        os.close(fd)
+
+
+def _check_file_type(info: os.stat_result, source: str) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise BoardError(source, "file", "is a directory, not a board file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device or special file"
+        hint = "use - to read a JSON board from standard input"
+        raise BoardError(source, "file", f"is {kind}, not a regular file ({hint})")
+    if info.st_size > MAX_BOARD_BYTES:
+        raise BoardError(source, "file", _too_large(info.st_size))
+
+
+def _read_limited(stream: Any, source: str) -> bytes:
+    # Read one byte past the limit: a file that grew, or reports no size (/proc), is caught too.
+    data = stream.read(MAX_BOARD_BYTES + 1)
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(source, "file", _too_large(None))
+    return data
+
+
+def _too_large(size: int | None) -> str:
+    limit = f"{MAX_BOARD_BYTES // 2**20} MiB"
+    shown = f"{size:,} bytes" if size is not None else "more than that"
+    return f"too large: {shown}; a board file is at most {limit} (see Limits in docs/board-format.md)"
+
+
+def _read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise BoardError("<stdin>", "file", "standard input is closed")
+    try:
+        return _read_limited(stream, "<stdin>")
+    except OSError as problem:
+        raise BoardError("<stdin>", "file", f"cannot read: {problem.strerror or problem}") from None
+
+
+def _decode(data: bytes, source: str) -> str:
+    """Strict UTF-8 (a byte-order mark is dropped); an invalid byte is an error at its place."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        line = data.count(b"\n", 0, problem.start) + 1
+        line_start = data.rfind(b"\n", 0, problem.start) + 1
+        column = len(data[line_start : problem.start].decode("utf-8", "replace")) + 1
+        raise BoardError(
+            source, f"line {line} column {column}", f"not UTF-8 text (byte 0x{data[problem.start]:02x})"
+        ) from None
+    return text.removeprefix("\ufeff")
 
 
 # ---- JSON and YAML syntax ---------------------------------------------------------------------
@@ -183,9 +297,29 @@ def _mapping_from_pairs(pairs: list[tuple[Any, Any]]) -> _Mapping:
     return mapping
 
 
+class _LongNumber:
+    """A number too long to convert (Python refuses over 4,300 digits): reported where it is."""
+
+    def __init__(self, text: str) -> None:
+        self.length = len(text)
+
+    def __repr__(self) -> str:
+        return f"a number written with {self.length:,} characters"
+
+
+def _parse_int(text: str) -> int | _LongNumber:
+    return int(text) if len(text) <= LONGEST_NUMBER else _LongNumber(text)
+
+
+def _parse_float(text: str) -> float | _LongNumber:
+    return float(text) if len(text) <= LONGEST_NUMBER else _LongNumber(text)
+
+
 def _parse_json(text: str, source: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_mapping_from_pairs)
+        return json.loads(
+            text, object_pairs_hook=_mapping_from_pairs, parse_int=_parse_int, parse_float=_parse_float
+        )
     except json.JSONDecodeError as problem:
         where = f"line {problem.lineno} column {problem.colno}"
         raise BoardError(source, where, f"invalid JSON: {problem.msg}") from None
@@ -198,6 +332,7 @@ def _parse_yaml(text: str, source: str) -> Any:
         import yaml
     except ImportError:
         raise BoardError(source, "file", YAML_HINT) from None
+    _check_flow_depth(text, source)
 
     class Loader(yaml.SafeLoader):
         pass
@@ -213,7 +348,23 @@ def _parse_yaml(text: str, source: str) -> Any:
                 )
         return _mapping_from_pairs(pairs)
 
+    def construct_number(loader: Loader, node: yaml.ScalarNode) -> Any:
+        if len(node.value) > LONGEST_NUMBER:  # also base-60 "1:2:3:…", slow to convert
+            return _LongNumber(node.value)
+        return constructors[node.tag](loader, node)
+
+    def compose_node(loader: Loader, parent: Any, index: Any) -> Any:
+        # An alias repeats a whole subtree: a few lines could stand for billions of objects.
+        if loader.check_event(yaml.AliasEvent):
+            mark = loader.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a board", mark)
+        return yaml.SafeLoader.compose_node(loader, parent, index)
+
+    constructors = yaml.SafeLoader.yaml_constructors
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    for tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
+        Loader.add_constructor(tag, construct_number)
+    Loader.compose_node = compose_node  # type: ignore[method-assign]
     try:
         return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as problem:
@@ -223,10 +374,33 @@ def _parse_yaml(text: str, source: str) -> Any:
         if what and what.startswith("but ") and problem.context:  # "…, but found another document"
             what = f"{problem.context}, {what}"
         raise BoardError(source, where, f"invalid YAML: {what}") from None
+    except yaml.reader.ReaderError as problem:
+        where = _text_position(text, problem.position)
+        character = chr(problem.character) if isinstance(problem.character, int) else problem.character
+        raise BoardError(source, where, f"invalid YAML: {problem.reason} ({character!r})") from None
     except yaml.YAMLError as problem:
         raise BoardError(source, "file", f"invalid YAML: {problem}") from None
     except RecursionError:
         raise BoardError(source, "file", "invalid YAML: nested too deeply") from None
+    except ValueError as problem:  # a scalar the safe loader cannot convert, e.g. 2001-13-45
+        raise BoardError(source, "file", f"invalid YAML: {problem}") from None
+
+
+def _check_flow_depth(text: str, source: str) -> None:
+    """PyYAML's scanner takes time quadratic in the nesting of [ ] and { }: a line of brackets
+    would hang it. A board nests a few levels; brackets inside quoted text count here too, so
+    the bound is generous."""
+    depth = 0
+    for bracket in _BRACKETS.finditer(text):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_FLOW_DEPTH:
+            raise BoardError(source, _text_position(text, bracket.start()), "invalid YAML: nested too deeply")
+
+
+def _text_position(text: str, index: int) -> str:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"line {line} column {column}"
 
 
 # ---- shape: JSON/YAML data -> model -----------------------------------------------------------
@@ -241,13 +415,18 @@ def _item(path: str, index: int) -> str:
 
 
 def _q(value: Any) -> str:
-    """A value quoted for a message; repr keeps control characters on one line."""
-    return repr(value)
+    """A value quoted for a message; repr keeps control characters on one line, and a long
+    value is cut (an id of a megabyte would otherwise fill the error line)."""
+    if isinstance(value, str) and len(value) > SHORT_PART:
+        return repr(value[:SHORT_PART]) + "…"
+    return shorten(repr(value), SHORT_PART)
 
 
 def _kind(value: Any) -> str:
     if value is None:
         return "null"
+    if isinstance(value, _LongNumber):
+        return "a number"
     if isinstance(value, bool):  # before int: bool is an int subclass but not an integer here
         return "a boolean"
     names = {int: "an integer", float: "a number", str: "a string", list: "an array", dict: "an object"}
@@ -285,7 +464,8 @@ def _mapping(
 
 def _unknown_key(key: Any, keys: Sequence[str], what: str) -> str:
     message = f"unknown {what} {_q(key)}"
-    close = difflib.get_close_matches(key, keys, n=1) if isinstance(key, str) else []
+    # Only short keys are compared: difflib indexes every character of the key it is given.
+    close = difflib.get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) <= 100 else []
     return f"{message}; did you mean {_q(close[0])}?" if close else message
 
 
@@ -313,13 +493,16 @@ def _check_text(text: str, path: str) -> None:
         raise _Invalid(path, "is not valid Unicode (an unpaired surrogate)") from None
 
 
-def _integer(value: Any, path: str, minimum: int = INT_MIN) -> int:
+def _integer(value: Any, path: str, minimum: int = VALUE_MIN) -> int:
+    if isinstance(value, _LongNumber):
+        raise _Invalid(path, f"must be an integer from {minimum} to {VALUE_MAX}, got {value!r}")
     if isinstance(value, bool) or not isinstance(value, int):
         raise _expected("an integer", value, path)
     if value < minimum:
-        raise _Invalid(path, f"must be at least {minimum}, got {value}")
-    if value > INT_MAX:
-        raise _Invalid(path, f"must be at most {INT_MAX} (a 32-bit integer), got {value}")
+        hint = " (see Limits in docs/board-format.md)" if minimum == VALUE_MIN else ""
+        raise _Invalid(path, f"must be at least {minimum}{hint}, got {value}")
+    if value > VALUE_MAX:
+        raise _Invalid(path, f"must be at most {VALUE_MAX} (see Limits in docs/board-format.md), got {value}")
     return value
 
 
@@ -350,7 +533,8 @@ def _keyword(value: Any, path: str) -> Keyword:
     if match is None:
         raise _Invalid(
             path,
-            f"invalid keyword {_q(text)}; expected a name and an optional number ≥ 1, e.g. 'Shield 2' or 'Ganking'",
+            f"invalid keyword {_q(text)}; expected a name and an optional number from 1 to {VALUE_MAX}, "
+            "e.g. 'Shield 2' or 'Ganking'",
         )
     return Keyword(match[1], int(match[2]) if match[2] else None)
 
@@ -638,47 +822,360 @@ _CONDITION_TERMS: dict[str, tuple] = {
 _CLINGO_LOCATION = re.compile(r"^[^:]*:(\d+):(\d+)(?:-[\d:]+)?: \w+: (.*)$")
 
 
-def _ground_facts(text: str, source: str) -> list[clingo.Symbol]:
-    """The facts of an ASP text, in the order they are written."""
+# What a board file may hold outside strings and comments: printable ASCII and line breaks.
+# Anything else is refused here, before clingo sees it: clingo reports an unexpected character
+# byte by byte, and a message holding part of a UTF-8 character aborts the process.
+_LP_PIECE = re.compile(r'"(?:[^"\\\n]|\\[\\"n])*"|%\*|%[^\n]*|[^"%]+|"')
+_LP_FORBIDDEN = re.compile(r"[^\t\n\r\x20-\x7e]|#|(?<![A-Za-z0-9_'])[0-9]{10,}")
+_LP_NESTING = re.compile(r"%\*|\*%")
+_BAD_STRING = r'unterminated string or unknown escape (a string ends on its line; its escapes are \\, \" and \n)'
+_DIRECTIVE = "directives (#include, #const, #show, #script, …) are not allowed in a board file"
+# A plain fact: a predicate with arguments nested at most three deep (the vocabulary needs two)
+# of numbers, strings, constants, functions and tuples. Possessive: a long bad line costs one
+# pass, not a backtracking search.
+_WS = r"[ \t\r\n]*+"
+_NAME = r"(?!not\b)_*+[a-z][A-Za-z0-9_']*+"
+_STRING = r'"(?:[^"\\\n]|\\[\\"n])*+"'
+
+
+def _nested(inner: str) -> str:
+    arguments = rf"{inner}(?:{_WS},{_WS}{inner})*+"
+    # A tuple may end in a comma, as (1,) must; a function may not.
+    return rf"(?>{_NAME}\({_WS}(?:{arguments})?{_WS}\)|\({_WS}(?:{arguments}{_WS},?)?{_WS}\)|{inner})"
+
+
+_TERM = _nested(_nested(_nested(rf"(?>-{_WS}[0-9]++|[0-9]++|{_STRING}|{_NAME})")))
+_PLAIN_FACT = re.compile(rf"{_WS}(?P<fact>{_NAME}(?:\({_WS}{_TERM}(?:{_WS},{_WS}{_TERM})*+{_WS}\))?){_WS}\.(?!\.)")
+_BLANK = re.compile(_WS)
+# One statement: up to a full stop that is not part of `..` (strings are whole, comments gone).
+_STATEMENT = re.compile(rf'(?:{_STRING}|\.\.|\.(?={_WS}\[)|[^".])*+(?:\.|\Z)')  # `:~ b. [1]` is one
+# A text with nothing for _data_only to do: strings, words, numbers of at most nine digits, and
+# printable ASCII other than quotes, `#` and `%`.
+_CLEAN = re.compile(rf"(?:{_STRING}|[A-Za-z_'][A-Za-z0-9_']*+|[0-9]{{1,9}}+(?![0-9])|[\t\n\r !$&(-/:-@\[-^`{{-~]++)*+")
+_BATCH = 1000  # facts per call of the term builder
+_PLAIN_TOKEN = re.compile(rf"({_NAME})(\()?|({_STRING})|(-{_WS}[0-9]++|[0-9]++)|(\()|(\))")
+_BLANK_RUN = re.compile(r"[ \t\r\n]+")
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPES = {"\\": "\\", '"': '"', "n": "\n"}
+
+
+def _parse_facts(text: str, source: str) -> list[_Term]:
+    """The facts of a `.lp` board, in the order they are written, each once.
+
+    The file is data: nothing is grounded, and only ground facts are accepted (no variables,
+    intervals, pools, arithmetic, directives, rules or constraints). Plain facts, the whole of
+    a file `riftasp facts` wrote, take a fast path: a strict pattern finds them and `_plain_terms`
+    builds them (clingo's Python symbol API costs tens of microseconds per fact, and a large
+    board has millions). Any other statement is read alone by clingo's parser, which accepts it
+    only if it is a ground fact (`_statement_fact`) and otherwise says what is wrong and where.
+    """
+    program = _data_only(text, source)
+    lines = _Lines(program)
+    facts: list[_Term] = []
+    plain: list[tuple[int, int]] = []  # spans of plain facts not yet read
+    position = 0
+    while position < len(program):
+        match = _PLAIN_FACT.match(program, position)
+        if match is not None:
+            plain.append(match.span("fact"))
+            position = match.end()
+            continue
+        if _BLANK.fullmatch(program, position):
+            break
+        end = _STATEMENT.match(program, position).end()
+        facts += _read_plain(program, plain)
+        facts += _read_statements(program, position, end, lines, source)
+        position = end
+    facts += _read_plain(program, plain)
+    return list(dict.fromkeys(facts))  # facts are a set; the first spelling sets the order
+
+
+def _read_plain(program: str, spans: list[tuple[int, int]]) -> list[_Term]:
+    """The plain facts at `spans`, a batch at a time (emptying `spans`)."""
+    facts: list[_Term] = []
+    for first in range(0, len(spans), _BATCH):
+        facts += _plain_terms(",".join(program[start:end] for start, end in spans[first : first + _BATCH]))
+    spans.clear()
+    return facts
+
+
+def _plain_terms(text: str) -> list[_Term]:
+    """The terms in `text`, a comma-separated list that _PLAIN_FACT has checked (so well formed)."""
+    stack: list[tuple[str, list[_Term]]] = []
+    current: list[_Term] = []
+    for name, call, string, number, opening, closing in _PLAIN_TOKEN.findall(text):
+        if name:
+            if call:
+                stack.append((name, current))
+                current = []
+            else:
+                current.append(_Term.function(name, ()))
+        elif string:
+            current.append(_Term.text(_unescape(string[1:-1])))
+        elif number:
+            current.append(_Term.integer(int(_BLANK_RUN.sub("", number))))
+        elif opening:
+            stack.append(("", current))
+            current = []
+        elif closing:
+            name, parent = stack.pop()
+            parent.append(_Term.function(name, tuple(current)))
+            current = parent
+    return current
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPE.sub(lambda m: _ESCAPES[m[1]], text) if "\\" in text else text
+
+
+class _Term:
+    """A ground term read from a board file, with the parts of clingo.Symbol the reader uses
+    (type, name, arguments, string, number, positive, str()) in plain Python."""
+
+    __slots__ = ("type", "name", "arguments", "string", "number", "key")
+    positive = True
+
+    def __init__(self, kind: clingo.SymbolType, key: tuple, name: str = "", arguments: tuple = (),
+                 string: str = "", number: int = 0) -> None:  # fmt: skip
+        self.type, self.key = kind, key
+        self.name, self.arguments, self.string, self.number = name, arguments, string, number
+
+    @classmethod
+    def function(cls, name: str, arguments: tuple[_Term, ...]) -> _Term:
+        return cls(clingo.SymbolType.Function, (2, name, tuple(a.key for a in arguments)), name, arguments)
+
+    @classmethod
+    def text(cls, string: str) -> _Term:
+        return cls(clingo.SymbolType.String, (1, string), string=string)
+
+    @classmethod
+    def integer(cls, number: int) -> _Term:
+        return cls(clingo.SymbolType.Number, (0, number), number=number)
+
+    @classmethod
+    def of(cls, symbol: clingo.Symbol) -> _Term:
+        """From clingo's symbol (facts its parser read; only Number, String and Function occur)."""
+        if symbol.type == clingo.SymbolType.Number:
+            return cls.integer(symbol.number)
+        if symbol.type == clingo.SymbolType.String:
+            return cls.text(symbol.string)
+        return cls.function(symbol.name, tuple(cls.of(a) for a in symbol.arguments))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Term) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: _Term) -> bool:
+        return self.key < other.key
+
+    def __str__(self) -> str:
+        """As clingo writes it: p("a",b,(1,))."""
+        if self.type == clingo.SymbolType.Number:
+            return str(self.number)
+        if self.type == clingo.SymbolType.String:
+            return quote(self.string)
+        inner = ",".join(map(str, self.arguments))
+        if not self.name:
+            return f"({inner}{',' if len(self.arguments) == 1 else ''})"
+        return f"{self.name}({inner})" if self.arguments else self.name
+
+
+def _read_statements(program: str, start: int, end: int, lines: _Lines, source: str) -> list[_Term]:
+    """The facts in `program[start:end]`, read by clingo's parser; the first problem is an error."""
+    place = lines.place(start, end)
     messages: list[str] = []
-    ctl = clingo.Control(["--warn=none"], logger=lambda _code, message: messages.append(message))
-    statements: list[clingo.ast.AST] = []
+    collect = _FactCollector(place)
     try:
-        clingo.ast.parse_string(text, statements.append, logger=lambda _code, message: messages.append(message))
-        ctl.add("base", [], text)
-        ctl.ground([("base", [])])
+        # The logger only appends: an exception raised inside a clingo callback aborts.
+        clingo.ast.parse_string(place.piece, collect, logger=lambda _code, message: messages.append(message))
     except RuntimeError:
-        raise _asp_error(messages, source) from None
-    atoms = []
-    for atom in ctl.symbolic_atoms:
-        if not atom.is_fact:
-            raise BoardError(source, str(atom.symbol), "not a fact: a board file holds facts only")
-        atoms.append(atom.symbol)
-    # The grounder does not keep the written order (a fact with `-1` is evaluated after plain
-    # ones), and order matters: tags, keywords, conditions and target ids are sequences.
-    written = _written_order(statements)
-    position = {sym: written.get(sym, len(written) + index) for index, sym in enumerate(atoms)}
-    return sorted(atoms, key=position.__getitem__)
+        raise _asp_error(messages, source, place) from None
+    if collect.problem is not None:
+        where, message = collect.problem
+        raise BoardError(source, where, message)
+    return [_Term.of(fact) for fact in collect.facts]
 
 
-def _written_order(statements: list[clingo.ast.AST]) -> dict[clingo.Symbol, int]:
-    """Where each plainly written fact first appears; facts made by rules are not listed."""
-    order: dict[clingo.Symbol, int] = {}
-    for statement in statements:
-        if statement.ast_type != clingo.ast.ASTType.Rule or statement.body:
+@dataclass(frozen=True)
+class _Place:
+    """Where a piece of the file starts; clingo's locations in the piece are relative to it
+    (and count bytes, where the file's columns count characters)."""
+
+    line: int
+    column: int
+    piece: str
+
+    def where(self, line: int, column: int) -> str:
+        text = self.piece.split("\n", line)[line - 1] if line <= self.piece.count("\n") + 1 else ""
+        characters = len(text.encode()[: column - 1].decode(errors="ignore")) + 1 if text else column
+        return f"line {self.line + line - 1} column {characters + (self.column - 1 if line == 1 else 0)}"
+
+
+class _Lines:
+    """Line and column of positions in a text, asked in increasing order (so counting is linear)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.index, self.line = text, 0, 1
+
+    def place(self, start: int, end: int) -> _Place:
+        if start < self.index:
+            self.index, self.line = 0, 1
+        self.line += self.text.count("\n", self.index, start)
+        self.index = start
+        return _Place(self.line, start - (self.text.rfind("\n", 0, start) + 1) + 1, self.text[start:end])
+
+
+def _data_only(text: str, source: str) -> str:
+    """`text` with comments blanked (line breaks kept), after refusing what is never data:
+    NUL, characters other than printable ASCII outside strings, `#` directives, unterminated
+    strings and comments, and numbers beyond clingo's 32 bits (it would wrap them)."""
+    if "\x00" not in text and _CLEAN.fullmatch(text):  # the usual file: no comments, nothing to refuse
+        return text
+    pieces: list[str] = []
+    position = 0
+    while position < len(text):
+        match = _LP_PIECE.match(text, position)
+        assert match is not None  # the last alternative matches any one character left
+        piece = match.group()
+        if piece == '"':
+            raise _lp_error(text, position, source, _BAD_STRING)
+        if piece == "%*":
+            end = _block_comment_end(text, match.end())
+            if end is None:
+                raise _lp_error(text, position, source, "unterminated block comment %* … *%")
+            pieces.append(re.sub(r"[^\n]", " ", text[position:end]))
+            position = end
             continue
-        head = statement.head
-        if head.ast_type != clingo.ast.ASTType.Literal or head.atom.ast_type != clingo.ast.ASTType.SymbolicAtom:
-            continue
+        if piece.startswith('"'):
+            if "\x00" in piece:
+                nul = position + piece.index("\x00")
+                raise _lp_error(text, nul, source, "a string must not contain a NUL character")
+        elif not piece.startswith("%"):
+            _check_lp_text(text, position, piece, source)
+        pieces.append("" if piece.startswith("%") else piece)
+        position = match.end()
+    return "".join(pieces)
+
+
+def _check_lp_text(text: str, position: int, piece: str, source: str) -> None:
+    bad = _LP_FORBIDDEN.search(piece)
+    if bad is None:
+        return
+    found, where = bad.group(), position + bad.start()
+    if found == "#":
+        raise _lp_error(text, where, source, _DIRECTIVE)
+    if found[0].isdigit():
+        if int(found) > CLINGO_INT_MAX:
+            raise _lp_error(text, where, source, f"number {shorten(found, 20)} is beyond clingo's 32-bit integers")
+        _check_lp_text(text, where + len(found), piece[bad.end() :], source)
+        return
+    raise _lp_error(text, where, source, f"unexpected character {found!r} outside a string")
+
+
+def _block_comment_end(text: str, position: int) -> int | None:
+    """Where the block comment opened just before `position` ends (clingo nests them)."""
+    depth = 1
+    for match in _LP_NESTING.finditer(text, position):
+        depth += 1 if match.group() == "%*" else -1
+        if depth == 0:
+            return match.end()
+    return None
+
+
+def _lp_error(text: str, index: int, source: str, message: str) -> BoardError:
+    return BoardError(source, _text_position(text, index), message)
+
+
+class _NotData(Exception):
+    """A statement or term that is not a ground fact of data, at its place in the piece read."""
+
+    def __init__(self, ast: Any, what: str) -> None:
+        super().__init__(what)
+        self.line, self.column = ast.location.begin.line, ast.location.begin.column
+        self.message = f"{what} not allowed: a board file holds ground facts only"
+
+
+class _FactCollector:
+    """The parser's callback: keeps each fact as a symbol, and the first statement that is not one.
+
+    It never raises: an exception inside a clingo callback would abort the process.
+    """
+
+    def __init__(self, place: _Place) -> None:
+        self.place = place
+        self.facts: list[clingo.Symbol] = []
+        self.problem: tuple[str, str] | None = None
+
+    def __call__(self, statement: clingo.ast.AST) -> None:
+        if self.problem is not None:
+            return
         try:
-            sym = clingo.parse_term(str(head.atom))
-        except RuntimeError:  # pools, intervals, variables: not one plain fact
-            continue
-        order.setdefault(sym, len(order))
-    return order
+            fact = _statement_fact(statement)
+        except _NotData as problem:
+            self.problem = (self.place.where(problem.line, problem.column), problem.message)
+        except RecursionError:
+            begin = statement.location.begin
+            self.problem = (self.place.where(begin.line, begin.column), "terms nested too deeply")
+        except Exception as problem:  # noqa: BLE001 - see the docstring
+            self.problem = ("file", f"cannot read the facts: {problem}")
+        else:
+            if fact is not None:
+                self.facts.append(fact)
 
 
-def _asp_error(messages: list[str], source: str) -> BoardError:
+_T = clingo.ast.ASTType
+
+
+def _statement_fact(statement: clingo.ast.AST) -> clingo.Symbol | None:
+    kind = statement.ast_type
+    if kind == _T.Comment:
+        return None
+    if kind == _T.Program and statement.location.begin == statement.location.end:
+        return None  # the parser's own `#program base.` before the first statement
+    if kind != _T.Rule:
+        raise _NotData(statement, "directives and statements other than facts are")
+    if statement.body:
+        raise _NotData(statement, "rules (:-) are")
+    head = statement.head
+    if head.ast_type != _T.Literal:
+        raise _NotData(statement, "choices, disjunctions and aggregates are")
+    if head.atom.ast_type == _T.BooleanConstant:
+        raise _NotData(statement, "constraints are")
+    if head.sign != clingo.ast.Sign.NoSign:
+        raise _NotData(statement, "negated facts (not) are")
+    if head.atom.ast_type != _T.SymbolicAtom:
+        raise _NotData(statement, "comparisons are")
+    if head.atom.symbol.ast_type == _T.UnaryOperation:
+        raise _NotData(statement, "classically negated facts (-p) are")
+    return _ground_term(head.atom.symbol)
+
+
+def _ground_term(term: clingo.ast.AST) -> clingo.Symbol:
+    """A term written as a plain value: a number, a string, a constant, a function or tuple of
+    these; a minus sign only before a number."""
+    kind = term.ast_type
+    if kind == _T.SymbolicTerm:
+        symbol = term.symbol
+        if symbol.type in (clingo.SymbolType.Infimum, clingo.SymbolType.Supremum):
+            raise _NotData(term, "#inf and #sup are")
+        return symbol
+    if kind == _T.UnaryOperation:
+        argument = term.argument
+        is_number = argument.ast_type == _T.SymbolicTerm and argument.symbol.type == clingo.SymbolType.Number
+        if term.operator_type != clingo.ast.UnaryOperator.Minus or not is_number:
+            raise _NotData(term, "arithmetic, classical negation and signs other than a minus before a number are")
+        return clingo.Number(-argument.symbol.number)
+    if kind == _T.Function:
+        if term.external:
+            raise _NotData(term, "external functions (@f) are")
+        return clingo.Function(term.name, [_ground_term(argument) for argument in term.arguments])
+    what = {_T.Variable: "variables are", _T.Interval: "intervals (a..b) are", _T.Pool: "pools (a;b) are"}
+    raise _NotData(term, what.get(kind, "arithmetic and other computed terms are"))
+
+
+def _asp_error(messages: list[str], source: str, place: _Place) -> BoardError:
     lines = messages[0].splitlines() if messages else ["invalid ASP"]
     # Continuation lines carry the rule in question ("unsafe variables in:\n  p(X)."); notes
     # that point elsewhere in the text are left out.
@@ -687,7 +1184,7 @@ def _asp_error(messages: list[str], source: str) -> BoardError:
     match = _CLINGO_LOCATION.match(first)
     if match is None:
         return BoardError(source, "file", f"invalid ASP: {first}")
-    return BoardError(source, f"line {match[1]} column {match[2]}", f"invalid ASP: {match[3]}")
+    return BoardError(source, place.where(int(match[1]), int(match[2])), f"invalid ASP: {match[3]}")
 
 
 def _board_from_atoms(atoms: list[clingo.Symbol]) -> Board:
@@ -739,6 +1236,9 @@ def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
     if kind in ("int", "nat"):
         if not is_number or (kind == "nat" and arg.number < 0):
             raise _Invalid(str(sym), f"{what} must be an integer{' ≥ 0' if kind == 'nat' else ''}")
+        if abs(arg.number) > VALUE_MAX:
+            limits = f"from {0 if kind == 'nat' else VALUE_MIN} to {VALUE_MAX}"
+            raise _Invalid(str(sym), f"{what} must be {limits} (see Limits in docs/board-format.md)")
         return arg.number
     if kind in ("ref", "player"):
         constants = SYMBOLIC_REFS if kind == "ref" else RESERVED_PLAYERS
@@ -756,6 +1256,8 @@ def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
 def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = False) -> None:
     if not text:
         raise _Invalid(str(sym), f"{what} must not be empty")
+    if "\x00" in text:  # clingo strings cannot hold NUL
+        raise _Invalid(str(sym), f"{what} must not contain a NUL character")
     if keyword and not _KEYWORD_NAME.fullmatch(text):
         raise _Invalid(str(sym), f"invalid keyword name {_q(text)}")
 
@@ -797,7 +1299,8 @@ def _fact_effects(facts: dict[str, list[clingo.Symbol]]) -> dict[str, Effect]:
 
 def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo.Symbol]], ongoing: bool) -> Effect:
     for pred in _SINGLE_EFFECT_FACTS:
-        _single(own[pred], f"{pred} fact for effect {_q(effect_id)}")
+        if len(own[pred]) > 1:  # the message only when needed: boards have millions of facts
+            _single(own[pred], f"{pred} fact for effect {_q(effect_id)}")
     required = ("effect_op", "effect_target") + (("effect_controller", "effect_timestamp") if ongoing else ())
     for pred in required:
         if not own[pred]:
@@ -904,7 +1407,8 @@ def _fact_objects(
             per_object[object_id][pred].append(sym)
     for object_id, own in per_object.items():
         for pred in _SINGLE_OBJECT_FACTS:
-            _single(own[pred], f"{pred} fact for object {_q(object_id)}")
+            if len(own[pred]) > 1:
+                _single(own[pred], f"{pred} fact for object {_q(object_id)}")
         for pred in _REQUIRED_OBJECT_FACTS:
             if not own[pred]:
                 raise _Invalid(f"object({quote(object_id)})", f"missing fact {pred}/{_VOCABULARY[pred]}")
@@ -1039,12 +1543,15 @@ class _Names:
 
     players: tuple[str, ...]
     objects: dict[str, GameObject]
+    player_set: frozenset[str] = frozenset()  # the players again, for look-ups
 
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
         if allow_you and player == "you":
             return
-        if player not in self.players:
-            known = ", ".join(_q(p) for p in self.players)
+        if player not in self.player_set:
+            known = ", ".join(_q(p) for p in self.players[:LISTED_NAMES])
+            more = len(self.players) - LISTED_NAMES
+            known += f" and {more:,} more" if more > 0 else ""
             suffix = f"; players are {known}" if known else "; the board has no players"
             raise _Invalid(path, f"unknown player {_q(player)}{suffix}")
 
@@ -1057,28 +1564,30 @@ class _Names:
 def _check_board(board: Board, paths: _JsonPaths | _FactPaths) -> None:
     _check_players(board, paths)
     objects = _check_object_ids(board, paths)
-    names = _Names(board.players, objects)
+    names = _Names(board.players, objects, frozenset(board.players))
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
     rules = keyword_rules(board.ruleset)
     for index, obj in enumerate(board.objects):
         _check_object(index, obj, names, paths.object(index, obj))
         _check_keyword_numbers(obj.keywords, _key(paths.object(index, obj), "keywords"), rules)
-    _check_attachment_cycles(board, paths)
     placed = list(_placed_effects(board, paths))
     _check_effect_ids(placed)
     for entry in placed:
         _check_effect(entry, names)
         _check_keyword_numbers(entry.effect.op.keywords, _key(_key(entry.path, "op"), "keywords"), rules)
+    _check_reach(board, paths)
 
 
 def _check_players(board: Board, paths: _JsonPaths | _FactPaths) -> None:
+    seen: set[str] = set()
     for index, player in enumerate(board.players):
         path = paths.player(index, player)
         if player in RESERVED_PLAYERS:
             raise _Invalid(path, f"{_q(player)} is reserved: conditions use it for the effect's controller")
-        if player in board.players[:index]:
+        if player in seen:
             raise _Invalid(path, f"duplicate player {_q(player)}")
+        seen.add(player)
 
 
 def _check_object_ids(board: Board, paths: _JsonPaths | _FactPaths) -> dict[str, GameObject]:
@@ -1087,10 +1596,20 @@ def _check_object_ids(board: Board, paths: _JsonPaths | _FactPaths) -> dict[str,
         path = _key(paths.object(index, obj), "id")
         if obj.id in SYMBOLIC_REFS:
             raise _Invalid(path, f"{_q(obj.id)} is reserved: effects use it to refer to an object")
+        _check_id_characters(obj.id, path)
         if obj.id in objects:
             raise _Invalid(path, f"duplicate object id {_q(obj.id)}")
         objects[obj.id] = obj
     return objects
+
+
+def _check_id_characters(identifier: str, path: str) -> None:
+    for char in RESERVED_ID_CHARACTERS:
+        if char in identifier:
+            raise _Invalid(
+                path, f"{_q(char)} is reserved in ids: riftasp names instances buff:<id>, bonus:<gear>, "
+                f"keyword:<K>:<id> and <effect>@<holder> (got {_q(identifier)})",
+            )
 
 
 def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None:
@@ -1101,19 +1620,38 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
     # the order of the list (docs/semantics.md §3); write "Shield 3".
     _check_unique(tuple(k.name for k in obj.keywords), _key(path, "keywords"), "keyword")
     _check_unique(obj.status, _key(path, "status"), "status")
+    if set(STATUSES) <= set(obj.status):
+        raise _Invalid(_key(path, "status"), f"{_q(obj.id)} cannot be attacking and defending at once")
     if obj.buff_since is not None and not obj.buffed:
         raise _Invalid(_key(path, "buff_since"), "given without \"buff\": true")
+    _check_gear_fields(obj, path)
     if obj.attached_since is not None and obj.attached_to is None:
         raise _Invalid(_key(path, "attached_since"), "given without 'attached_to'")
     if obj.attached_to is not None:
-        where = _key(path, "attached_to")
-        bearer = names.object(obj.attached_to, where)
-        if bearer.id == obj.id:
-            raise _Invalid(where, f"an object cannot be attached to itself ({_q(obj.id)})")
-        if not obj.on_board:
-            raise _Invalid(where, f"{_q(obj.id)} is in {obj.zone}; only objects on the board are attached")
-        if not bearer.on_board:
-            raise _Invalid(where, f"{_q(bearer.id)} is not on the board (it is in {bearer.zone})")
+        _check_attachment(obj, names.object(obj.attached_to, _key(path, "attached_to")), _key(path, "attached_to"))
+
+
+def _check_gear_fields(obj: GameObject, path: str) -> None:
+    """Effect Text and a Might Bonus act through an attachment: only gear has them."""
+    if obj.card_type == "gear":
+        return
+    for key, given in (("effect_text", obj.effect_text), ("might_bonus", obj.might_bonus is not None)):
+        if given:
+            raise _Invalid(_key(path, key), f"only gear has {key}; {_q(obj.id)} is a {obj.card_type}")
+
+
+def _check_attachment(obj: GameObject, bearer: GameObject, where: str) -> None:
+    """Gear is attached, to a unit, both on the board (so no attachment chains or cycles)."""
+    if bearer.id == obj.id:
+        raise _Invalid(where, f"an object cannot be attached to itself ({_q(obj.id)})")
+    if obj.card_type != "gear":
+        raise _Invalid(where, f"only gear is attached; {_q(obj.id)} is a {obj.card_type}")
+    if bearer.card_type not in BEARER_TYPES:
+        raise _Invalid(where, f"gear is attached to a unit; {_q(bearer.id)} is a {bearer.card_type}")
+    if not obj.on_board:
+        raise _Invalid(where, f"{_q(obj.id)} is in {obj.zone}; only objects on the board are attached")
+    if not bearer.on_board:
+        raise _Invalid(where, f"{_q(bearer.id)} is not on the board (it is in {bearer.zone})")
 
 
 def _check_keyword_numbers(keywords: Sequence[Keyword], path: str, rules: KeywordRules) -> None:
@@ -1129,24 +1667,12 @@ def _check_keyword_numbers(keywords: Sequence[Keyword], path: str, rules: Keywor
 
 def _check_unique(values: Sequence[Any], path: str, what: str) -> None:
     # Facts are sets: a repeated value would vanish on the way to the solver.
+    seen: set[Any] = set()
     for index, value in enumerate(values):
-        if value in values[:index]:
+        if value in seen:
             shown = f" {_q(value)}" if isinstance(value, str) else ""
             raise _Invalid(_item(path, index), f"duplicate {what}{shown}")
-
-
-def _check_attachment_cycles(board: Board, paths: _JsonPaths | _FactPaths) -> None:
-    """Follow each object's attached_to chain; coming back to the object is a cycle."""
-    by_id = {obj.id: obj for obj in board.objects}
-    for index, obj in enumerate(board.objects):
-        chain = [obj.id]
-        current = obj
-        while current.attached_to is not None and current.attached_to not in chain[1:]:
-            current = by_id[current.attached_to]
-            chain.append(current.id)
-            if current.id == obj.id:
-                shown = " -> ".join(_q(i) for i in chain)
-                raise _Invalid(_key(paths.object(index, obj), "attached_to"), f"attachment cycle {shown}")
+        seen.add(value)
 
 
 def _placed_effects(board: Board, paths: _JsonPaths | _FactPaths) -> Iterator[_Placed]:
@@ -1162,6 +1688,7 @@ def _check_effect_ids(placed: list[_Placed]) -> None:
     # Effect ids are global: results and dependencies name effects by id alone.
     first: dict[str, str] = {}
     for entry in placed:
+        _check_id_characters(entry.effect.id, _key(entry.path, "id"))
         if entry.effect.id in first:
             raise _Invalid(
                 _key(entry.path, "id"), f"duplicate effect id {_q(entry.effect.id)} (also {first[entry.effect.id]})"
@@ -1305,3 +1832,18 @@ def _condition_to_dict(condition: Condition) -> dict[str, Any]:
     parameter = getattr(condition, CONDITIONS[condition.kind])
     data: dict[str, Any] = {condition.kind: parameter}
     return data if condition.of == "self" else data | {"of": condition.of}
+
+
+def _check_reach(board: Board, paths: _JsonPaths | _FactPaths) -> None:
+    """Refuse a board whose arithmetic could leave clingo's 32-bit integers (limits.py)."""
+    reach = might_reach(board)
+    if reach is None or max(reach.might, reach.keywords) <= REACH_MAX:
+        return
+    obj = board.objects[reach.object_index]
+    what, value = ("Might", reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
+    shown = f"{value:,}" if value < 10**30 else "beyond 10^30"
+    raise _Invalid(
+        paths.object(reach.object_index, obj),
+        f"the effects that can apply to {_q(obj.id)} could take its {what} to {shown}, beyond "
+        f"{REACH_MAX:,} (see Limits in docs/board-format.md)",
+    )

@@ -3,23 +3,35 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, NoReturn
 
 import typer
 
 from .model import Board
+from .present import printable
 from .result import Resolution
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# Plain click messages (no boxes): usage errors stay a few plain lines.
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Resolve card characteristics through the layer system, declaratively.")
 
 ENGINES = ("asp", "reference")
+# Exit codes (README): 0 done, 1 engines disagree (crosscheck, fuzz), 2 bad input or usage,
+# 3 internal error in the encoding, 4 time limit reached.
+BAD_INPUT, INTERNAL_ERROR, TIME_LIMIT = 2, 3, 4
+BOARD_HELP = "A board: .json, .yaml or .lp facts; - reads JSON from standard input"
+TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_LIMIT})"
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(message, err=True)
+def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
+    typer.echo(printable(message), err=True)
     raise typer.Exit(code)
 
 
@@ -44,13 +56,52 @@ def engine_for(name: str) -> Callable[[Board], Resolution]:
     fail(f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}")
 
 
-def run_engine(board: Board, engine: str) -> Resolution:
+def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Resolution:
+    from .limits import TimeLimitExceeded
     from .solver import EncodingError
 
+    resolve = engine_for(engine)
     try:
-        return engine_for(engine)(board)
+        if engine == "asp":  # checks its limit between ground calls
+            return resolve(board, time_limit=time_limit)
+        with _alarm(time_limit):  # plain Python: interrupted by a signal
+            return resolve(board)
     except EncodingError as err:
-        fail(f"{board.source}: internal error in the encoding: {err}", code=3)
+        fail(f"{board.source}: internal error in the encoding: {err}", code=INTERNAL_ERROR)
+    except TimeLimitExceeded as err:
+        fail(f"{board.source}: --time-limit: {err} ({engine} engine)", code=TIME_LIMIT)
+
+
+@contextmanager
+def _alarm(seconds: float | None) -> Iterator[None]:
+    """Raise TimeLimitExceeded in the main thread after `seconds` (where signals allow it).
+
+    Only for pure-Python engines: a signal handler raising inside a clingo call would abort.
+    """
+    from .limits import TimeLimitExceeded
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    if seconds is None or not hasattr(signal, "setitimer") or not main_thread:
+        yield
+        return
+
+    def ring(_signal: int, _frame: object) -> None:
+        raise TimeLimitExceeded(seconds)
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def positive(value: float | None, option: str) -> float | None:
+    """A number of seconds must be > 0 (a negative one would mean "no time at all")."""
+    if value is not None and not value > 0:
+        fail(f"{option}: must be a positive number of seconds, got {value:g}")
+    return value
 
 
 def emit_json(data) -> None:
@@ -59,14 +110,16 @@ def emit_json(data) -> None:
 
 @app.command()
 def resolve(
-    board: Path = typer.Argument(..., help="A board: .json, .yaml or .lp facts"),
+    board: Path = typer.Argument(..., help=BOARD_HELP),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     engine: str = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Every object's current characteristics."""
     from .present import resolution_text
 
-    res = run_engine(load(board), engine)
+    positive(time_limit, "--time-limit")
+    res = run_engine(load(board), engine, time_limit)
     if as_json:
         emit_json(res.to_json())
     else:
@@ -75,18 +128,20 @@ def resolve(
 
 @app.command()
 def explain(
-    board: Path = typer.Argument(..., help="A board file"),
+    board: Path = typer.Argument(..., help=BOARD_HELP),
     object_id: str = typer.Argument(..., metavar="OBJECT", help="The object to explain"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     engine: str = typer.Option("asp", help="asp or reference"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Each application to one object, in order, with why it came then."""
-    from .present import explain_text
+    from .present import explain_text, shorten
 
+    positive(time_limit, "--time-limit")
     b = load(board)
-    res = run_engine(b, engine)
-    if object_id not in res.objects:
-        fail(f"{b.source}: unknown object {object_id!r}")
+    if object_id not in {obj.id for obj in b.objects}:  # before the calculation, not after it
+        fail(f"{b.source}: OBJECT: unknown object {shorten(repr(object_id))}")
+    res = run_engine(b, engine, time_limit)
     if as_json:
         emit_json({
             "object": object_id,
@@ -105,23 +160,29 @@ def explain(
 
 @app.command()
 def diff(
-    before: Path = typer.Argument(..., help="The board before"),
-    after: Path = typer.Argument(..., help="The board after"),
+    before: Path = typer.Argument(..., help="The board before (- for standard input)"),
+    after: Path = typer.Argument(..., help="The board after (- for standard input)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     engine: str = typer.Option("asp", help="asp or reference"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS",
+                                            help=TIME_LIMIT_HELP + ", for each board"),
 ) -> None:
     """Real transitions between two calculations (never intermediate layer values)."""
     from .transitions import transitions
 
-    changes = transitions(run_engine(load(before), engine), run_engine(load(after), engine))
+    positive(time_limit, "--time-limit")
+    if str(before) == str(after) == "-":
+        fail("-: file: standard input holds one board; give a file for the other")
+    boards = load(before), load(after)
+    changes = transitions(*(run_engine(b, engine, time_limit) for b in boards))
     if as_json:
         emit_json([t.to_json() for t in changes])
     else:
-        typer.echo("\n".join(t.text for t in changes) or "no changes")
+        typer.echo("\n".join(printable(t.text) for t in changes) or "no changes")
 
 
 @app.command()
-def facts(board: Path = typer.Argument(..., help="A board file")) -> None:
+def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
     """The ASP facts the encoding sees for a board."""
     from .facts import board_facts
 
@@ -202,6 +263,7 @@ def crosscheck(
     from .resolve import resolve as riftasp
     from .solver import EncodingError
 
+    positive(timeout, "--timeout")
     files = found_files(boards)
     skipped = [(str(path), why) for path, named in files if not named and (why := not_a_board(path))]
     files = [path for path, named in files if named or str(path) not in {f for f, _ in skipped}]
@@ -230,7 +292,7 @@ def crosscheck(
     if as_json:
         emit_json(report.to_json())
     else:
-        typer.echo(report.text())
+        typer.echo(printable(report.text(), keep_newlines=True))
     raise typer.Exit(1 if report.disagreeing else 0)
 
 
@@ -265,6 +327,9 @@ def fuzz(
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
     from .progress import make_progress
 
+    positive(timeout, "--timeout")
+    positive(time_limit, "--time-limit")
+    _check_out_folder(out)  # before the run, not after it
     other = _engine(engine, persistent, timeout, expand_cards)
     try:
         with make_progress("fuzz", count, as_json) as progress:
@@ -272,15 +337,29 @@ def fuzz(
                               profile=profile, progress=progress)  # fmt: skip
     finally:
         other.close()
-    write_counterexamples(report, out)
+    try:
+        write_counterexamples(report, out)
+    except OSError as err:
+        fail(f"{out}: file: cannot write the counterexamples: {err.strerror or err}")
     if as_json:
         emit_json(report.to_json())
     else:
-        typer.echo(_fuzz_text(report))
+        typer.echo(printable(_fuzz_text(report), keep_newlines=True))
     if report.failure is not None:
         fail(f"{report.failure.message} (board written to {report.failure.path})",
              code=3 if report.failure.side == "riftasp" else 2)
     raise typer.Exit(1 if report.counterexamples else 0)
+
+
+def _check_out_folder(out: Path) -> None:
+    """--out must be a folder, or a place one can be made in."""
+    if out.exists() and not out.is_dir():
+        fail(f"{out}: file: exists and is not a folder (--out names the folder for counterexamples)")
+    existing = next((p for p in (out, *out.parents) if p.exists()), Path("."))
+    if not existing.is_dir():
+        fail(f"{out}: file: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        fail(f"{out}: file: cannot write in {existing}")
 
 
 def _fuzz_text(report) -> str:

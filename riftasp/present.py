@@ -2,10 +2,39 @@
 
 from __future__ import annotations
 
+import re
+
 from .result import Application, Characteristics, Resolution, Withdrawal
+
+# Characters that would move the cursor, recolour or reorder a terminal, or break a line:
+# C0/C1 controls, DEL, line/paragraph separators, bidi overrides and lone surrogates.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE_BUT_NEWLINE = re.compile(_UNPRINTABLE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f"))
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+SHORT = 200  # characters of one value in an error line
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """`text` safe to print for people: control characters escaped as \\n, \\x1b, \\u202e."""
+    pattern = _UNPRINTABLE_BUT_NEWLINE if keep_newlines else _UNPRINTABLE
+    return pattern.sub(_escape, text)
+
+
+def shorten(text: str, limit: int = SHORT) -> str:
+    """At most `limit` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
+    rows = [[printable(str(c)) for c in row] for row in rows]
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
@@ -31,15 +60,15 @@ def resolution_text(res: Resolution) -> str:
     ]
     out = [table(rows, ["id", "name", "controller", "might", "mighty", "types", "tags", "keywords"])]
     for cycle in res.dependency_cycles:
-        out.append(f"dependency cycle (timestamp order): {', '.join(cycle)}")
+        out.append(printable(f"dependency cycle (timestamp order): {', '.join(cycle)}"))
     for loop in res.object_loops:
-        out.append(f"object loop (calculated together): {', '.join(loop)}")
+        out.append(printable(f"object loop (calculated together): {', '.join(loop)}"))
     for tie in res.timestamp_ties:
-        out.append(f"timestamp tie broken by board order: {', '.join(tie)}")
+        out.append(printable(f"timestamp tie broken by board order: {', '.join(tie)}"))
     for w in sorted(res.withdrawals, key=lambda w: (w.object, w.effect)):
-        out.append(f"withdrawn from {w.object}: {w.effect} ({_withdrawal_reason(w)})")
+        out.append(printable(f"withdrawn from {w.object}: {w.effect} ({_withdrawal_reason(w)})"))
     for paradox in res.paradoxes:
-        out.append(f"paradox (no consistent state; shown without it): {', '.join(paradox)}")
+        out.append(printable(f"paradox (no consistent state; shown without it): {', '.join(paradox)}"))
     return "\n".join(out)
 
 
@@ -63,14 +92,15 @@ def _value(value) -> str:
 
 def explain_text(res: Resolution, object_id: str) -> str:
     c: Characteristics = res.objects[object_id]
-    lines = [f"{object_id} ({c.name})"]
+    lines = [printable(f"{object_id} ({c.name})")]
     needs = res.needs.get(object_id, [])
     loop = next((l for l in res.object_loops if object_id in l), None)
     if loop:
-        lines.append(f"calculated together with {', '.join(o for o in loop if o != object_id)} (object loop)")
+        others = ", ".join(o for o in loop if o != object_id)
+        lines.append(printable(f"calculated together with {others} (object loop)"))
     outside = [q for q in needs if not loop or q not in loop]
     if outside:
-        lines.append(f"calculated after {', '.join(outside)} (it reads their characteristics)")
+        lines.append(printable(f"calculated after {', '.join(outside)} (it reads their characteristics)"))
     apps: list[Application] = res.applied.get(object_id, [])
     if not apps:
         lines.append("no effects applied: printed characteristics")
@@ -93,19 +123,19 @@ def explain_text(res: Resolution, object_id: str) -> str:
         ring = next((p for p in res.paradoxes if w.effect in p), None)
         if ring is not None:
             # Never "failed in the final state": in the reported state it would apply again.
-            lines.append(
+            lines.append(printable(
                 f"withdrawn: {w.effect} is part of a paradox ({', '.join(ring)}): "
                 f"{_withdrawal_reason(w)}; without it, it would apply again, so no state is consistent"
-            )
+            ))
         else:
-            lines.append(f"withdrawn: {w.effect} ({_withdrawal_reason(w)})")
+            lines.append(printable(f"withdrawn: {w.effect} ({_withdrawal_reason(w)})"))
     known = {w.effect for w in res.withdrawals if w.object == object_id}
     for eid in res.withdrawn.get(object_id, []):
         if eid not in known:  # an engine that reports withdrawals without reasons
-            lines.append(f"withdrawn: {eid}")
-    lines.append(
+            lines.append(printable(f"withdrawn: {eid}"))
+    lines.append(printable(
         f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
         f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
         f"tags {', '.join(c.tags) or 'none'}"
-    )
+    ))
     return "\n".join(lines)

@@ -9,10 +9,12 @@ from .result import Resolution
 from .solver import SolveStats, run
 
 
-def resolve(board: Board) -> Resolution:
-    return resolve_facts(board_facts(board), board.ruleset)[0]
+def resolve(board: Board, time_limit: float | None = None) -> Resolution:
+    """Every object's characteristics. `time_limit` (seconds) stops the calculation between two
+    ground calls with `riftasp.solver.TimeLimitExceeded`."""
+    return resolve_facts(board_facts(board), board.ruleset, time_limit)[0]
 
 
-def resolve_facts(facts: str, ruleset: str) -> tuple[Resolution, SolveStats]:
-    symbols, stats = run(facts, ruleset)
+def resolve_facts(facts: str, ruleset: str, time_limit: float | None = None) -> tuple[Resolution, SolveStats]:
+    symbols, stats = run(facts, ruleset, time_limit=time_limit)
     return decode(symbols, ruleset, stats.withdrawn), stats

@@ -14,16 +14,16 @@ from .board_io import (
     CONDITION_TIMINGS,
     DEFAULT_TARGET,
     FILTER_KEYS,
-    INT_MAX,
-    INT_MIN,
     KEYWORD_NAME,
     KEYWORD_PATTERN,
     PRINTED_KEYS,
     RELATIONS,
+    RESERVED_ID_CHARACTERS,
     RESERVED_PLAYERS,
     TEXT_KEYS,
 )
 from .cards import library
+from .limits import VALUE_MAX, VALUE_MIN
 from .model import CARD_TYPES, CONDITIONS, OPERATIONS, STATUSES, SYMBOLIC_REFS, ZONES
 from .resources import rulesets
 
@@ -62,10 +62,12 @@ def _definitions() -> Schema:
     defs: Schema = {
         # Non-empty and NUL-free: what clingo strings can carry.
         "text": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"},
-        "integer": {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX},
-        "amount": {"type": "integer", "minimum": 0, "maximum": INT_MAX},
+        "integer": {"type": "integer", "minimum": VALUE_MIN, "maximum": VALUE_MAX},
+        "amount": {"type": "integer", "minimum": 0, "maximum": VALUE_MAX},
         "player": {"allOf": [{"$ref": "#/$defs/text"}, {"not": {"enum": list(RESERVED_PLAYERS)}}]},
-        "object_id": {"allOf": [{"$ref": "#/$defs/text"}, {"not": {"enum": list(SYMBOLIC_REFS)}}]},
+        # Without the characters of riftasp's instance names (buff:<id>, <effect>@<holder>).
+        "id": {"type": "string", "minLength": 1, "pattern": f"^[^\\u0000{RESERVED_ID_CHARACTERS}]*$"},
+        "object_id": {"allOf": [{"$ref": "#/$defs/id"}, {"not": {"enum": list(SYMBOLIC_REFS)}}]},
         "keyword": {"type": "string", "pattern": f"^{KEYWORD_PATTERN}$"},
         "keyword_name": {"type": "string", "pattern": f"^{KEYWORD_NAME}$"},
         "object": _object(),
@@ -103,7 +105,11 @@ def _object() -> Schema:
         "might": {"$ref": "#/$defs/integer"},
         "tags": _unique_texts(),
         "keywords": {"type": "array", "items": {"$ref": "#/$defs/keyword"}, "uniqueItems": True},
-        "status": {"type": "array", "items": {"enum": list(STATUSES)}, "uniqueItems": True},
+        "status": {
+            "type": "array", "items": {"enum": list(STATUSES)}, "uniqueItems": True,
+            # not attacking and defending at once
+            "not": {"allOf": [{"contains": {"const": status}} for status in STATUSES]},
+        },  # fmt: skip
         "since": {"$ref": "#/$defs/integer"},
         "buff": {"type": "boolean"},
         "buff_since": {"$ref": "#/$defs/integer"},
@@ -123,13 +129,18 @@ def _object() -> Schema:
         "then": {"not": {"anyOf": [{"required": [key]} for key in PRINTED_KEYS]}},
         "else": {"required": ["name", "type"]},
         "dependentRequired": {"attached_since": ["attached_to"], "buff_since": ["buff"]},
+        # Effect Text and a Might Bonus act through an attachment: only gear has them.
+        "allOf": [{
+            "if": {"required": ["type"], "properties": {"type": {"not": {"const": "gear"}}}},
+            "then": {"not": {"anyOf": [{"required": ["effect_text"]}, {"required": ["might_bonus"]}]}},
+        }],  # fmt: skip
         "dependentSchemas": {"buff_since": {"properties": {"buff": {"const": True}}}},
     }
 
 
 def _effect(context: str) -> Schema:
     properties: Schema = {
-        "id": {"$ref": "#/$defs/text"},
+        "id": {"$ref": "#/$defs/id"},
         "op": {"$ref": "#/$defs/operation"},
         "target": {"$ref": f"#/$defs/{context}_target"},
         "conditions": {"type": "array", "items": {"$ref": f"#/$defs/{context}_condition"}, "uniqueItems": True},

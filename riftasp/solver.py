@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
+from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
 from .resources import encoding_files
 from .ruleset_data import keyword_rules
 from .terms import quote
@@ -55,18 +56,20 @@ def ruleset_facts(ruleset: str) -> str:
 
 
 def run(
-    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False
+    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until none withdraws anything; return the last model's symbols.
 
     `strict` checks after every ground call that grounding decided every atom (the program
-    is stratified); tests use it, it costs a pass over all atoms per call.
+    is stratified); tests use it, it costs a pass over all atoms per call. `time_limit` (seconds) raises
+    TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
     carried: list[str] = [ruleset_facts(ruleset)]
+    deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
-        symbols = _solve_once(facts + "".join(carried), ruleset, max_steps, stats, strict)
+        symbols = _solve_once(facts + "".join(carried), ruleset, max_steps, stats, strict, deadline)
         withdrawn = [s for s in symbols if s.name == "withdraw"]
         if not withdrawn:
             return symbols, stats
@@ -104,7 +107,7 @@ def _next_round(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
 
 
 def _solve_once(
-    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool
+    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool, deadline: Deadline
 ) -> list[clingo.Symbol]:
     messages: list[str] = []
     ctl = clingo.Control(
@@ -114,6 +117,7 @@ def _solve_once(
         for path in encoding_files(ruleset):
             ctl.load(str(path))
         ctl.add("base", [], facts)
+        deadline.check()
         ctl.ground([("base", [])])
         step = 0
         while True:
@@ -129,6 +133,7 @@ def _solve_once(
                 [("depend", [p]), ("eval", [p, HYP])],
                 [("apply", [p])],
             ):
+                deadline.check()
                 ctl.ground(parts)
                 if strict:
                     _check_decided(ctl, f"{parts[0][0]}({step})")

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .result import Resolution
+from .result import Characteristics, Resolution
 
 
 @dataclass(frozen=True)
 class Transition:
     object: str
-    kind: str  # becomes_mighty, no_longer_mighty, might, controller, gains_keyword, ...
+    kind: str  # becomes_mighty, no_longer_mighty, might, controller, gains_keyword, name, zone, ...
     before: object
     after: object
     text: str
@@ -33,6 +33,7 @@ def transitions(before: Resolution, after: Resolution) -> list[Transition]:
         if a is None:
             out.append(Transition(oid, "disappears", b.name, None, f"{oid} disappears"))
             continue
+        out += _identity(oid, b, a)
         if not b.mighty and a.mighty:
             out.append(Transition(oid, "becomes_mighty", False, True, f"{oid} becomes Mighty"))
         if b.mighty and not a.mighty:
@@ -54,4 +55,18 @@ def transitions(before: Resolution, after: Resolution) -> list[Transition]:
             out.append(Transition(oid, "gains_tag", None, t, f"{oid} gains tag {t}"))
         for t in sorted(set(b.tags) - set(a.tags)):
             out.append(Transition(oid, "loses_tag", t, None, f"{oid} loses tag {t}"))
+    return out
+
+
+def _identity(oid: str, b: Characteristics, a: Characteristics) -> list[Transition]:
+    """What the object is and where: its zone, name and types (a copy changes the last two)."""
+    out: list[Transition] = []
+    if b.zone != a.zone:
+        out.append(Transition(oid, "zone", b.zone, a.zone, f"{oid} moves {b.zone} -> {a.zone}"))
+    if b.name != a.name:
+        out.append(Transition(oid, "name", b.name, a.name, f"{oid} name {b.name!r} -> {a.name!r}"))
+    for t in sorted(set(a.types) - set(b.types)):
+        out.append(Transition(oid, "gains_type", None, t, f"{oid} gains type {t}"))
+    for t in sorted(set(b.types) - set(a.types)):
+        out.append(Transition(oid, "loses_type", t, None, f"{oid} loses type {t}"))
     return out

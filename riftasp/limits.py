@@ -1,0 +1,178 @@
+"""What a board may ask of riftasp: its size, its numbers, and the Might its effects can reach.
+
+clingo computes with 32-bit integers and wraps silently beyond them, so every number a board
+holds is bounded (VALUE_MAX), and `might_reach` bounds what the board's arithmetic can build
+from those numbers on any one object: an overflow is refused before anything is grounded rather
+than printed as a wrong answer. docs/board-format.md ("Limits") states the bounds and why.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .model import Board, Effect
+
+# Every integer in a board: Might, amounts, values, bonuses, keyword numbers, timestamps.
+VALUE_MAX = 1_000_000
+VALUE_MIN = -VALUE_MAX
+# The largest |Might| or keyword total the board's arithmetic may reach on one object. The
+# encoding's formulas add or subtract up to four such numbers in one expression (e.g.
+# `plus_max`: N+X-M-|N-X+M|), and 4 × 500,000,000 < 2^31 - 1, clingo's largest integer.
+REACH_MAX = 500_000_000
+# A board file larger than this is refused before it is read (64 MiB: ~200,000 objects).
+MAX_BOARD_BYTES = 64 * 2**20
+
+INCREASES = ("plus", "plus_max")
+DECREASES = ("minus", "minus_min")
+STARTS = ("set_might", "increase_to")  # operations that put a value of their own in place
+
+
+@dataclass
+class _Sum:
+    """What can reach one object (or, for `broad`, every object): increases, decreases,
+    keyword gains and doublings, each counted once per instance that may apply."""
+
+    up: int = 0
+    down: int = 0
+    keywords: int = 0
+    doubles: int = 0
+
+    def add(self, effect: Effect, times: int) -> None:
+        op = effect.op
+        if op.name in INCREASES:
+            self.up += op.amount * times
+        elif op.name in DECREASES:
+            self.down += op.amount * times
+        elif op.name == "double":
+            self.doubles += times
+        elif op.name == "gain_keywords":
+            self.keywords += sum(k.value or 1 for k in op.keywords) * times
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The worst case on one object: the largest |Might| and keyword total effects can build."""
+
+    object_index: int
+    might: int
+    keywords: int
+
+
+def might_reach(board: Board) -> Reach | None:
+    """The object whose Might (or keyword total) the board's effects could take furthest from 0.
+
+    An upper bound, computed in one pass: every instance that could apply to an object is
+    assumed to apply, increases before doublings, every value starts at the largest one on the
+    board. Only objects on the board are calculated (None: none is).
+    """
+    on_board = [i for i, obj in enumerate(board.objects) if obj.on_board]
+    if not on_board:
+        return None
+    broad, narrow = _sums(board)
+    start = _largest_start(board)
+    printed_keywords = max(sum(k.value or 1 for k in obj.keywords) for obj in board.objects)
+    worst: Reach | None = None
+    for index in on_board:
+        total = _Sum(broad.up, broad.down, broad.keywords, broad.doubles)
+        own = narrow.get(board.objects[index].id)
+        if own is not None:
+            total = _Sum(total.up + own.up, total.down + own.down, total.keywords + own.keywords,
+                         total.doubles + own.doubles)  # fmt: skip
+        keywords = printed_keywords + total.keywords
+        # Doubling only grows a positive Might; decreases only lower it: the two ends.
+        up = (start + total.up + keywords) << min(total.doubles, 64)
+        might = max(up, start + total.down)
+        if worst is None or (might, keywords) > (worst.might, worst.keywords):
+            worst = Reach(index, might, keywords)
+    return worst
+
+
+def _largest_start(board: Board) -> int:
+    values = [abs(obj.might) for obj in board.objects if obj.might is not None]
+    values += [abs(e.op.value) for e in _all_effects(board) if e.op.name in STARTS]
+    return max(values, default=0)
+
+
+def _all_effects(board: Board) -> list[Effect]:
+    return [e for obj in board.objects for e in (*obj.rules_text, *obj.effect_text)] + list(board.effects)
+
+
+def _sums(board: Board) -> tuple[_Sum, dict[str, _Sum]]:
+    """What reaches every object (`broad`), and what reaches only named objects (`narrow`)."""
+    broad = _Sum()
+    narrow: dict[str, _Sum] = defaultdict(_Sum)
+    copied, sources = _copied_holders(board), _copy_sources(board)
+    by_id = {obj.id: obj for obj in board.objects}
+    for obj in board.objects:
+        # Rules text of an object others may copy is also held by each copy (`<effect>@<holder>`).
+        holders = copied if obj.id in sources else 1
+        for effect in obj.rules_text:
+            _place(effect, obj.id, holders, broad, narrow)
+        bearer = by_id.get(obj.attached_to) if obj.attached_to is not None else None
+        if bearer is not None:
+            for effect in obj.effect_text:
+                _place(effect, bearer.id, 1, broad, narrow)
+            if obj.might_bonus is not None:
+                own = narrow[bearer.id]
+                own.up, own.down = own.up + max(obj.might_bonus, 0), own.down + max(-obj.might_bonus, 0)
+        if obj.buffed:
+            narrow[obj.id].up += 1
+    for effect in board.effects:
+        _place(effect, effect.source, 1, broad, narrow)
+    return broad, narrow
+
+
+def _place(effect: Effect, holder: str | None, holders: int, broad: _Sum, narrow: dict[str, _Sum]) -> None:
+    """Count `effect` (held by `holders` objects) on the objects it can target."""
+    target = effect.target
+    if target.kind in ("self", "bearer"):
+        if holders > 1:
+            broad.add(effect, 1)  # each copy targets itself: once on any one object
+        elif holder is not None:
+            narrow[holder].add(effect, 1)
+    elif target.kind == "ids":
+        for object_id in target.ids:
+            narrow[object_id].add(effect, holders)
+    else:
+        broad.add(effect, holders)
+
+
+def _copy_sources(board: Board) -> frozenset[str]:
+    """Objects a copy effect names: only their rules text can be copied (a copy of a copy
+    copies the original, which a copy effect names too)."""
+    return frozenset(e.op.of for e in _all_effects(board) if e.op.name == "copy")
+
+
+def _copied_holders(board: Board) -> int:
+    """How many objects may hold one copiable ability: its holder and every possible copy."""
+    copies = 0
+    for effect in _all_effects(board):
+        if effect.op.name == "copy":
+            target = effect.target
+            if target.kind == "ids":
+                copies += len(target.ids)
+            else:  # self/bearer: one object per holder; a filter: any object
+                copies += 1 if target.kind in ("self", "bearer") else len(board.objects)
+    return min(len(board.objects), 1 + copies)
+
+
+class TimeLimitExceeded(Exception):
+    """A calculation passed the caller's time limit (`riftasp resolve --time-limit`)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"stopped at the time limit of {seconds:g} s")
+        self.seconds = seconds
+
+
+class Deadline:
+    """When a time limit runs out (None: never); `check` between steps of a calculation."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    def check(self) -> None:
+        if self.at is not None and self.seconds is not None and time.monotonic() >= self.at:
+            raise TimeLimitExceeded(self.seconds)
