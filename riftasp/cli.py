@@ -236,6 +236,7 @@ def check(
 ENGINE_HELP = "asp, reference, or a command: one JSON board on stdin, the resolve JSON on stdout"
 PERSISTENT_HELP = "The command reads one board per line and answers one result per line (started once)"
 EXPAND_HELP = "Send boards with library cards written out (name, type, printed values, text), not by name"
+NO_CHECK_HELP = "Do not check both answers against the rules' invariants (riftasp check) as well"
 
 
 def _engine(spec: str, persistent: bool, timeout: float, expand: bool = False):
@@ -255,8 +256,10 @@ def crosscheck(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
+    no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
 ) -> None:
     """Compare riftasp with another engine on board files; exit 0 when every supported board agrees."""
+    from .check import check as invariant_check
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
     from .progress import make_progress
@@ -278,7 +281,7 @@ def crosscheck(
     try:
         with progress:
             for b in loaded:
-                check = check_board(b, other, riftasp)
+                check = check_board(b, other, riftasp, checker=None if no_check else invariant_check)
                 report.checks.append(check)
                 progress.update(agree=sum(c.agrees for c in report.checks), disagree=len(report.disagreeing),
                                 unsupported=len(report.checks) - len(report.supported))  # fmt: skip
@@ -312,6 +315,7 @@ def fuzz(
     profile_file: Path | None = typer.Option(
         None, "--profile", help="A profile file (TOML or JSON): without, max_objects, max_effects"),
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
+    no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct disagreement shrunk and written to --out."""
     from .profile import Profile, ProfileError, load_profile, parse_without
@@ -325,6 +329,7 @@ def fuzz(
         from .fuzz import fuzz as run_fuzz, write_counterexamples
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
+    from .check import check as invariant_check
     from .progress import make_progress
 
     positive(timeout, "--timeout")
@@ -334,6 +339,7 @@ def fuzz(
     try:
         with make_progress("fuzz", count, as_json) as progress:
             report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
+                              checker=None if no_check else invariant_check,
                               profile=profile, progress=progress)  # fmt: skip
     finally:
         other.close()

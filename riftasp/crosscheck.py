@@ -219,7 +219,7 @@ def short_explain(res: Resolution, object_id: str) -> str:
     lines.append(head)
     apps = res.applied.get(object_id, [])
     if apps:
-        rows = [[str(a.step), a.layer + (f".{a.sublayer}" if a.sublayer else ""), a.effect, a.characteristic,
+        rows = [[str(a.step), a.layer + (f".{a.sublayer}" if a.sublayer else ""), _cut(a.effect), a.characteristic,
                  f"{_value(a.before)} -> {_value(a.after)}", short_why(a)] for a in apps]  # fmt: skip
         lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
     else:
@@ -231,6 +231,11 @@ def short_explain(res: Resolution, object_id: str) -> str:
                  f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
                  f"tags {', '.join(c.tags) or 'none'}")  # fmt: skip
     return "\n".join(lines)
+
+
+def _cut(name: str, width: int = 24) -> str:
+    """A long instance name (a keyword bonus names its keyword's source) cut for a short report."""
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 # ---- checking boards ---------------------------------------------------------------------------

@@ -9,13 +9,6 @@ import clingo
 from .result import Application, Characteristics, Resolution, Withdrawal
 from .solver import RoundWithdrawal
 
-# What each operation changes, named in the trace even when the value stays the same.
-CHARACTERISTIC_OF_OP = {
-    "copy": "copy", "set_controller": "controller", "add_tag": "tags", "remove_tag": "tags",
-    "gain_keyword": "keywords", "lose_keyword": "keywords", "lose_all_abilities": "abilities",
-}
-
-
 def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
     """The name users see for an instance term (docs/semantics.md §2)."""
     args = [a.string if a.type == clingo.SymbolType.String else str(a) for a in sym.arguments]
@@ -75,8 +68,7 @@ def decode(
         cycle_sets[(obj, step.number)].add(name(inst))
 
     applied: dict[str, list[Application]] = defaultdict(list)
-    trace = _traces(by)
-    ops = {inst: str(op) for inst, op in by["applied_op"]}
+    trace = _traces(by, lambda effect, obj: _ability_name(effect, obj, copied))
     for inst, obj, step, stage, stamp in by["applied"]:
         oid, p = obj.string, step.number
         layer, sublayer = stages[str(stage)]
@@ -85,8 +77,7 @@ def decode(
         if deps:
             why_tags = sorted(set(why_tags) | {"dependency"})
         why_tags = ["timestamp"] + [t for t in why_tags if t != "timestamp"]
-        _, before, after = trace.get((oid, p), (None, None, None))
-        characteristic = CHARACTERISTIC_OF_OP.get(ops.get(inst, ""), "might")
+        characteristic, before, after = trace[(oid, p)]
         applied[oid].append(
             Application(
                 effect=name(inst),
@@ -147,6 +138,13 @@ def _paradoxes(rows: list[tuple], name) -> list[list[str]]:
     return sorted(sorted(members) for members in sets.values())
 
 
+def _ability_name(effect: clingo.Symbol, holder: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
+    """An ability as its holder holds it: `E`, or `E@H` when a copy brought it (§2)."""
+    if clingo.Function("ab", [effect, holder]) in copied:
+        return f"{effect.string}@{holder.string}"
+    return effect.string
+
+
 def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> dict[str, Characteristics]:
     fields: dict[str, dict] = defaultdict(
         lambda: {"tags": [], "types": [], "keywords": {}, "abilities": []}
@@ -166,10 +164,7 @@ def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> 
     for obj, zone in by["result_zone"]:
         fields[obj.string]["zone"] = str(zone)
     for obj, effect in by["result_ability"]:
-        held = clingo.Function("ab", [effect, obj])
-        fields[obj.string]["abilities"].append(
-            f"{effect.string}@{obj.string}" if held in copied else effect.string
-        )
+        fields[obj.string]["abilities"].append(_ability_name(effect, obj, copied))
     mighty = {obj.string for (obj,) in by["result_mighty"]}
     return {
         oid: Characteristics(
@@ -187,37 +182,43 @@ def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> 
     }
 
 
-def _traces(by: dict[str, list[tuple]]) -> dict[tuple[str, int], tuple[str, object, object]]:
-    """(object, step) → (characteristic, before, after) for the application made then."""
-    out: dict[tuple[str, int], tuple[str, object, object]] = {}
-    values: dict[tuple[str, int, str, str], object] = {}
+def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int], tuple[str, object, object]]:
+    """(object, step) → (characteristic, before, after) for the application made then.
+
+    Set-valued characteristics start empty, so an application that leaves no tag still reports
+    [] rather than nothing.
+    """
+    chars = {(o.string, p.number): str(ch) for o, p, ch in by["trace_char"]}
+    values: dict[tuple, object] = {}
     for obj, step, when, value in by["trace_might"]:
-        values[(obj.string, step.number, "might", str(when))] = value.number
-        out[(obj.string, step.number)] = ("might", None, None)
+        values[(obj.string, step.number, str(when))] = value.number
     for obj, step, when, value in by["trace_controller"]:
-        values[(obj.string, step.number, "controller", str(when))] = value.string
-        out[(obj.string, step.number)] = ("controller", None, None)
-    tag_sets: dict[tuple, list[str]] = defaultdict(list)
+        values[(obj.string, step.number, str(when))] = value.string
+    for obj, step, when, value in by["trace_root"]:
+        values[(obj.string, step.number, str(when))] = value.string
+    tags: dict[tuple, list[str]] = defaultdict(list)
     for obj, step, when, value in by["trace_tag"]:
-        tag_sets[(obj.string, step.number, str(when))].append(value.string)
-    keyword_sets: dict[tuple, dict[str, int]] = defaultdict(dict)
+        tags[(obj.string, step.number, str(when))].append(value.string)
+    keywords: dict[tuple, dict[str, int]] = defaultdict(dict)
     for obj, step, when, keyword, value in by["trace_keyword"]:
-        keyword_sets[(obj.string, step.number, str(when))][keyword.string] = value.number
-    for (oid, p), (char, _, _) in list(out.items()):
-        out[(oid, p)] = (char, values.get((oid, p, char, "before")), values.get((oid, p, char, "after")))
-    for obj, step, *_ in by["trace_tag"]:
-        key = (obj.string, step.number)
-        if key not in out:
-            out[key] = ("tags", sorted(tag_sets[key + ("before",)]), sorted(tag_sets[key + ("after",)]))
-    for obj, step, *_ in by["trace_keyword"]:
-        key = (obj.string, step.number)
-        if key not in out or out[key][0] == "tags":
-            before = dict(sorted(keyword_sets[key + ("before",)].items()))
-            after = dict(sorted(keyword_sets[key + ("after",)].items()))
-            out[key] = ("keywords", before, after)
-    for obj, step, source in by["trace_copy"]:
-        out[(obj.string, step.number)] = ("copy", None, _s(source))
-    return out
+        keywords[(obj.string, step.number, str(when))][keyword.string] = value.number
+    abilities: dict[tuple, list[str]] = defaultdict(list)
+    for obj, step, when, effect in by["trace_ability"]:
+        abilities[(obj.string, step.number, str(when))].append(name_of_ability(effect, obj))
+
+    def value(char: str, key: tuple) -> object:
+        if char == "tags":
+            return sorted(tags[key])
+        if char == "keywords":
+            return dict(sorted(keywords[key].items()))
+        if char == "abilities":
+            return {"abilities": sorted(abilities[key]), "keywords": dict(sorted(keywords[key].items()))}
+        return values.get(key)
+
+    return {
+        (oid, p): (char, value(char, (oid, p, "before")), value(char, (oid, p, "after")))
+        for (oid, p), char in chars.items()
+    }
 
 
 def _why(layer: str, stamp: int, tags: list[str], deps: list[str], partners: list[str]) -> str:

@@ -1,48 +1,18 @@
-"""The ruleset's keyword rules, in one place: which keywords add up, which carry no number.
+"""Riftbound's keyword tables, for code that knows its ruleset (the generators, the classes).
 
-RB 807.2 (Assault), 809.2 (Deflect), 814.2 (Shield): instances of a summing keyword add up and
-a keyword written without a number counts 1 (`Shield` + `Shield 2` = Shield 3). A non-summing
-keyword (Ganking, Tank, Temporary, Backline) does nothing more when held twice, and is never
-printed or granted with a number. Keywords in neither set (e.g. `Equip` on gear) are not
-constrained here.
-
-Read by the board generators (riftasp/strategies.py: a number only on a summing keyword) and
-meant for board validation too, so both agree on what a legal keyword is.
+The tables themselves are data in encodings/riftbound/ruleset.toml, read by
+riftasp.ruleset_data: RB 807.2 (Assault), 809.2 (Deflect), 814.2 (Shield) and 823 (Hunt) add up
+and a keyword written without a number counts 1; every other keyword is held once and takes no
+number.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .ruleset_data import KeywordRules, keyword_rules
 
+__all__ = ["BONUS", "NON_SUMMING", "SUMMING", "KeywordRules", "keyword_rules"]
 
-@dataclass(frozen=True)
-class KeywordRules:
-    summing: frozenset[str]
-    non_summing: frozenset[str]
-    # Keyword -> the status under which it adds its value to Might (Shield N: +N while defending).
-    bonus: dict[str, str]
-
-    def may_carry_number(self, name: str) -> bool:
-        """Whether `name N` is a legal keyword (False only for the non-summing ones)."""
-        return name not in self.non_summing
-
-    def sums(self, name: str) -> bool:
-        return name in self.summing
-
-
-RIFTBOUND = KeywordRules(
-    summing=frozenset({"Assault", "Deflect", "Shield", "Hunt"}),
-    non_summing=frozenset({"Ganking", "Tank", "Temporary", "Backline"}),
-    bonus={"Shield": "defending", "Assault": "attacking"},
-)
-
-RULES: dict[str, KeywordRules] = {"riftbound": RIFTBOUND}
-
-# The Riftbound tables by themselves, for code that knows its ruleset.
-SUMMING = RIFTBOUND.summing
-NON_SUMMING = RIFTBOUND.non_summing
-BONUS = RIFTBOUND.bonus
-
-
-def keyword_rules(ruleset: str = "riftbound") -> KeywordRules:
-    return RULES[ruleset]
+_RIFTBOUND = keyword_rules("riftbound")
+SUMMING = _RIFTBOUND.summing
+NON_SUMMING = _RIFTBOUND.non_summing
+BONUS = _RIFTBOUND.bonus

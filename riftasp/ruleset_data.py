@@ -16,10 +16,15 @@ from .resources import ruleset_file
 @dataclass(frozen=True)
 class KeywordRules:
     summing: frozenset[str]  # instances add their values; a missing number counts as 1
+    non_summing: frozenset[str]  # known keywords held once whatever the count (no number)
     bonus: dict[str, str]  # keyword -> status during which it adds its value to Might
 
     def sums(self, keyword: str) -> bool:
         return keyword in self.summing
+
+    def may_carry_number(self, keyword: str) -> bool:
+        """Only a keyword that adds up takes a number (docs/semantics.md §3)."""
+        return self.sums(keyword)
 
 
 @cache
@@ -28,5 +33,6 @@ def keyword_rules(ruleset: str) -> KeywordRules:
     keywords = data.get("keywords", {})
     return KeywordRules(
         summing=frozenset(keywords.get("summing", [])),
+        non_summing=frozenset(keywords.get("non_summing", [])),
         bonus=dict(sorted(keywords.get("bonus", {}).items())),
     )

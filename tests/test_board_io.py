@@ -43,6 +43,7 @@ from riftasp.model import (
     Target,
 )
 from riftasp.resources import rulesets
+from riftasp.ruleset_data import keyword_rules
 from riftasp.schema import board_schema
 
 SPEC_EXAMPLE = {
@@ -716,7 +717,10 @@ INT = st.integers(VALUE_MIN, VALUE_MAX)
 SMALL = st.integers(-3, 12)
 NUMBER = st.one_of(SMALL, INT)
 KEYWORD_NAME = st.sampled_from(["Shield", "Ganking", "Deflect", "Assault", "Tank"])
-KEYWORD = st.builds(Keyword, KEYWORD_NAME, st.none() | st.integers(1, VALUE_MAX))
+# Only keywords that add up take a number (docs/semantics.md §3).
+KEYWORD = KEYWORD_NAME.flatmap(lambda name: st.builds(
+    Keyword, st.just(name),
+    (st.none() | st.integers(1, VALUE_MAX)) if keyword_rules("riftbound").sums(name) else st.none()))
 
 
 @st.composite

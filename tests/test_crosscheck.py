@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from riftasp.board_io import board_from_dict, board_to_dict, load_board
+from riftasp.check import check
 from riftasp.cli import app
 from riftasp.compare import compare
 from riftasp.crosscheck import board_files
@@ -57,7 +58,7 @@ def test_crosscheck_json_report_and_explain_trace(tmp_path):
         "effects": [{"id": "m", "op": {"op": "minus", "amount": 1}, "target": {"ids": ["u1"]},
                      "timestamp": 1, "controller": "bob"}]}  # fmt: skip
     (tmp_path / "b.json").write_text(json.dumps(board))
-    result = cli("crosscheck", "--engine", BROKEN, "--json", tmp_path)
+    result = cli("crosscheck", "--engine", BROKEN, "--json", "--no-check", tmp_path)
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert (report["boards"], report["agree"], report["disagree"]) == (1, 0, 1)
@@ -65,7 +66,7 @@ def test_crosscheck_json_report_and_explain_trace(tmp_path):
     assert found == {("u1", "might"): (4, 5), ("u1", "mighty"): (False, True)}
     assert "arithmetic.increase" in report["disagreements"][0]["explain"]
     assert [a["effect"] for a in report["disagreements"][0]["applied"]] == ["r", "m"]
-    text = cli("crosscheck", "--engine", BROKEN, tmp_path).stdout
+    text = cli("crosscheck", "--engine", BROKEN, "--no-check", tmp_path).stdout
     assert "u1.might: riftasp 4, engine 5" in text and "riftasp explain u1:" in text
 
 
@@ -86,35 +87,26 @@ def test_board_files_searches_folders_recursively(tmp_path):
 # ---- (b) the ASP resolver and the reference engine on generated boards -----------------------
 
 ASP_VS_REFERENCE_BOARDS = budget(150, 2000)
-# Still open: a chain of three copies with tied timestamps on two objects copying each other
-# (listed in the closing note of stop 4), and the same question reached through copied copy
-# abilities: copying an object whose latest copy was of itself. strict: each fixture test fails
-# once the engines agree.
-OPEN = {"copy-of-an-object-whose-last-copy-is-itself", "copied-self-copy-ability"}
 
 
 @pytest.mark.thorough
 def test_asp_and_reference_agree_on_generated_boards():
-    # In process (no subprocess per board): the ASP resolver's ~30 ms per board is the cost.
+    # Three voices: the two engines, and the invariant checker on both answers (riftasp check).
+    # In process (no subprocess per board): the ASP resolver's time per board is the cost.
     start = time.monotonic()
-    report = fuzz(make_engine("reference"), seed=0, count=ASP_VS_REFERENCE_BOARDS)
+    report = fuzz(make_engine("reference"), seed=0, count=ASP_VS_REFERENCE_BOARDS, checker=check)
     seconds = time.monotonic() - start
     assert report.generated >= ASP_VS_REFERENCE_BOARDS
-    # The open disagreement (OPEN above) is pinned by its own strict xfail; any other fails here.
-    open_boards = [json.loads(p.read_text()) for p in KNOWN if p.stem in OPEN]
-    counterexamples = [c for c in report.counterexamples if c.board not in open_boards]
+    assert report.failure is None, report.failure
     found = [json.dumps(c.board) + "\n  " + "; ".join(
         f"{d.object}.{d.field}: asp {d.riftasp_value!r}, reference {d.engine_value!r}" for d in c.disagreements)
-        for c in counterexamples]  # fmt: skip
-    summary = f"{len(found)} ASP/reference disagreements in {report.generated} boards ({seconds:.0f}s)"
-    if found:  # shown in the warnings summary even while the test is marked xfail
-        warnings.warn(summary + ":\n" + "\n".join(found), stacklevel=1)
+        for c in report.counterexamples]  # fmt: skip
+    summary = (f"{len(found)} disagreements or invariant violations in {report.generated} boards "
+               f"({seconds:.0f}s)")
     assert not found, summary + ":\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="open ASP/reference disagreement"))
-    if p.stem in OPEN else p for p in KNOWN], ids=[p.stem for p in KNOWN])
+@pytest.mark.parametrize("path", KNOWN, ids=[p.stem for p in KNOWN])
 def test_fixed_disagreement_stays_fixed(path):
     # Each board once showed the two engines disagreeing; the wrong one was fixed.
     board = load_board(path)  # the fixtures stay valid boards either way

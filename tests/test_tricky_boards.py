@@ -257,13 +257,41 @@ def test_g_a_paradox_is_reported_and_what_it_does_not_involve_applies(engine):
         assert effects(res, "u1") == ["g-ganking-while-mighty"], name
 
 
-def test_g_an_effect_that_switches_off_its_own_condition(engine):
+def test_g_an_effect_that_switches_off_its_own_condition_is_a_paradox(engine):
+    # "While it has Tank, it loses Tank": applied, its condition fails; withdrawn, it holds.
     b = board([unit("u1", 3, keywords=["Tank"])],
               [ongoing("drop-tank", 1, lose("Tank"), ["u1"], {"has_keyword": "Tank", "of": "target"}),
                ongoing("ganking", 2, gain("Ganking"), ["u1"])])
     res = run(b, engine)
     assert state(res, "u1") == ("U1", 3, (), {"Ganking": 1, "Tank": 1})
+    assert res.withdrawn == {"u1": ["drop-tank"]}
     assert res.paradoxes == [["drop-tank"]]
+
+
+def test_g_a_filter_its_own_effect_stops_matching_still_applies(engine):
+    # "Shield units lose Shield" (a tag filter here): they lose it, and that is all.
+    b = board_from_dict({"players": ["alice", "bob"], "objects": [
+        unit("u1", 3, keywords=["Shield"], tags=["Shieldy"]), unit("u2", 2)], "effects": [
+        {"id": "strip", "controller": "alice", "timestamp": 1, "op": {"op": "remove_tag", "tag": "Shieldy"},
+         "target": {"filter": {"tag": "Shieldy"}}}]}, "inline")
+    res = run(b, engine)
+    assert state(res, "u1") == ("U1", 3, (), {"Shield": 1})
+    assert effects(res, "u1") == ["strip"] and effects(res, "u2") == []
+    assert (res.withdrawn, res.paradoxes) == ({}, [])
+
+
+def test_g_an_increase_never_undoes_its_own_support(engine):
+    # +3 while Mighty raises its own Might, so it is no culprit of its own failure; -9 switches
+    # itself off. boost and pump fail because of crush, and crush because of itself, which boost
+    # and pump enable: one ring, withdrawn whole; without it nothing applies, and boost would.
+    b = board([unit("u1", 5, rules_text=[
+        passive("boost", {"op": "plus", "amount": 3}, MIGHTY, timestamp=1),
+        passive("pump", {"op": "plus", "amount": 1}, {"might_at_least": 8, "of": "self"}, timestamp=2),
+        passive("crush", {"op": "minus", "amount": 9}, {"might_at_least": 9, "of": "self"}, timestamp=3)])])
+    res = run(b, engine)
+    assert res.paradoxes == [["boost", "crush", "pump"]]
+    assert state(res, "u1")[1] == 5
+    assert res.withdrawn == {"u1": ["boost", "crush", "pump"]}
 
 
 def test_g_a_victim_of_a_paradox_is_not_withdrawn_first(engine):

@@ -295,14 +295,23 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
                 continue
             if row.effect in view.withdrawn.get(oid, ()):
                 fail(oid, "applied-and-withdrawn", "applied or withdrawn, not both", "both", row.effect)
-            if state.exists(inst, oid) is False:
+            # An existence or target that fails with no other application after it that could have
+            # made it false failed through the application itself, which cannot undo itself (§8);
+            # a condition can switch itself off.
+            undone = _Undone(index, view, row, oid)
+            if state.exists(inst, oid) is False and undone.any(_existence_reads(inst, oid)):
                 fail(oid, "exists", "exists in the final state", state.why_not(inst, oid), row.effect)
             if oid not in index.on_board:
                 continue  # reported by the trace replay (off-board objects are not calculated)
-            if not state.targets(inst, oid):
+            if not state.targets(inst, oid) and undone.any(_target_reads(inst, oid)):
                 fail(oid, "targets", f"targets {oid} in the final state", "does not", row.effect)
             if settled or inst.kind == "keyword":
-                failing = state.failing_conditions(inst, oid)
+                failing = [
+                    _describe(c) for c in (inst.effect.conditions if inst.effect is not None else ())
+                    if not state.holds(c, inst, oid) and undone.any(_condition_reads(c, inst, oid), itself=True)
+                ]
+                if inst.kind == "keyword":
+                    failing = state.failing_conditions(inst, oid)  # its status: never written
                 if failing:
                     fail(oid, "conditions", "its conditions hold in the final state",
                          "fails: " + "; ".join(failing), row.effect)
@@ -364,6 +373,101 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
             fail(oid, "not-applied", "applied, withdrawn or in a reported paradox (it exists, targets "
                  f"{oid} and meets its conditions in the final state)", "none of these", name)
     return checked
+
+
+# ---- what a failing part reads, and whether another application could have undone it ----------
+
+
+def _ref(c: Condition, inst: Inst, oid: str) -> str | None:
+    if c.of == "self":
+        return inst.holder
+    if c.of == "bearer":
+        return inst.holder if inst.kind == "effect" else None
+    if c.of == "target":
+        return oid
+    return c.of
+
+
+def _existence_reads(inst: Inst, oid: str) -> list[tuple[str | None, str, str | None]]:
+    if inst.is_ability:
+        return [(inst.holder, "ability", inst.name)]
+    if inst.kind == "keyword":
+        return [(oid, "keyword", inst.keyword)]
+    return []
+
+
+def _target_reads(inst: Inst, oid: str) -> list[tuple[str | None, str, str | None]]:
+    target = inst.effect.target if inst.effect is not None else None
+    f = target.filter if target is not None and target.kind == "filter" else None
+    if f is None:
+        return []
+    reads: list[tuple[str | None, str, str | None]] = []
+    if f.card_type is not None:
+        reads.append((oid, "types", None))
+    if f.tag is not None:
+        reads.append((oid, "tag", f.tag))
+    if f.relation is not None:
+        reads.append((oid, "controller", None))
+        if inst.is_ability:
+            reads.append((inst.holder, "controller", None))
+    return reads
+
+
+def _condition_reads(c: Condition, inst: Inst, oid: str) -> list[tuple[str | None, str, str | None]]:
+    ref = _ref(c, inst, oid)
+    if c.kind in ("mighty", "might_at_least"):
+        return [(ref, "might", None)]
+    if c.kind == "has_keyword":
+        return [(ref, "keyword", c.keyword)]
+    if c.kind == "controlled_by":
+        reads = [(ref, "controller", None)]
+        if c.player == "you" and inst.is_ability:
+            reads.append((inst.holder, "controller", None))
+        return reads
+    return []  # status: nothing writes it
+
+
+class _Undone:
+    """Whether another application later than `row` could have made a read false (§8 culprits):
+    a decrease, `set_might` or copy for Might; losing the keyword, losing all abilities or a copy
+    for a keyword; losing all abilities or a copy for an ability; `remove_tag` or a copy for a
+    tag; a copy for types; `set_controller` for a controller. Increases and gains never undo."""
+
+    def __init__(self, index: BoardIndex, view: View, row, oid: str) -> None:
+        self.ix, self.view, self.row, self.oid = index, view, row, oid
+
+    def any(self, reads, itself: bool = False) -> bool:
+        """`itself`: the row's own application counts too (for a condition, §8)."""
+        return any(self._one(obj, what, param, itself) for obj, what, param in reads if obj is not None)
+
+    def _one(self, obj: str, what: str, param: str | None, itself: bool) -> bool:
+        for other in self.view.applied.get(obj, []):
+            own = other.effect == self.row.effect and obj == self.oid
+            if (other.step <= self.row.step or own) and not (own and itself):
+                continue
+            inst = self.ix.instance(other.effect)
+            op = inst.effect.op if inst is not None and inst.effect is not None else None
+            if op is not None and _undoes(op, what, param):
+                return True
+        return False
+
+
+def _undoes(op, what: str, param: str | None) -> bool:
+    name = op.name
+    if name == "copy":
+        return what in ("might", "types", "tag", "keyword", "ability")
+    if what == "might":
+        return name in ("set_might", "minus", "minus_min")
+    if what == "controller":
+        return name == "set_controller"
+    if what == "tag":
+        return name == "remove_tag" and op.tag == param
+    if what == "keyword":
+        return name == "lose_all_abilities" or (
+            name == "lose_keywords" and any(k.name == param for k in op.keywords))
+    if what == "ability":
+        return name == "lose_all_abilities"
+    return False
 
 
 def _describe(c: Condition) -> str:

@@ -11,11 +11,10 @@ Per object, from the printed values:
 - an application exists when it is applied (an ability is held or retained by its holder, a
   keyword bonus's keyword instance is held by its object).
 
-A copy row's `after` is the copied object X. What the copy takes is X's copiable root at that
-moment (§3: copies of copies): X itself, unless the trace shows a copy applied to X at an earlier
-step, and then that copy's root. The rows after a copy row are checked against those values: the
-checker never decides what a copy should have copied, only that the trace is consistent with what
-it says it copied.
+A copy row's `before` and `after` are copiable roots (§11): what the copier was a copy of, and
+the root of the copied object X at that moment (§3: copies of copies): X itself, unless the trace
+shows a copy applied to X at an earlier step, and then that row's `after`. The rows after a
+copy row are checked against that root's printed values.
 """
 
 from __future__ import annotations
@@ -78,23 +77,17 @@ class Replay:
     # -- copiable roots ------------------------------------------------------------------------
 
     def root(self, x: str, step: int) -> str | None:
-        """X's copiable root just before `step`, as the trace tells it (None: not an object)."""
-        seen = 0
-        while True:
-            if x not in self.ix.objects:
-                return None
-            if x not in self.ix.on_board:
-                return x
-            earlier = [r for r in self.copy_rows.get(x, ()) if r.step < step]
-            if not earlier:
-                return x
-            last = earlier[-1]
-            if not isinstance(last.after, str):
-                return None
-            x, step = last.after, last.step
-            seen += 1
-            if seen > 10_000:  # steps strictly decrease, so this cannot happen
-                return None
+        """X's copiable root just before `step`, as the trace tells it (None: not an object):
+        X itself off the board or before any copy to it, else the `after` of its last copy row."""
+        if x not in self.ix.objects:
+            return None
+        if x not in self.ix.on_board:
+            return x
+        earlier = [r for r in self.copy_rows.get(x, ()) if r.step < step]
+        if not earlier:
+            return x
+        last = earlier[-1].after
+        return last if isinstance(last, str) and last in self.ix.objects else None
 
     # -- the replay ----------------------------------------------------------------------------
 
@@ -270,16 +263,17 @@ class Replay:
         name = op.name if op is not None else None
 
         if inst.characteristic == "copy":
-            x = row.after
-            if x != inst.effect.op.of:
-                # The copied object is the effect's `of`; what it copies is then the trace's word.
-                self.fail(oid, "after", inst.effect.op.of, x, row.effect)
-                if not isinstance(x, str) or x not in ix.objects:
-                    return False
-            root = self.root(x, row.step)
+            # before/after are copiable roots (docs/semantics.md §11): the copier's before, and
+            # after the root of what it copies (`of`) at that moment.
+            was = self.root(oid, row.step)
+            if row.before != was:
+                self.fail(oid, "before", was, row.before, row.effect)
+            root = self.root(inst.effect.op.of, row.step)
             if root is None:
-                self.fail(oid, "after", f"a copy of an object ({x}'s earlier copy names no object)", x, row.effect)
+                self.fail(oid, "after", f"the root of {inst.effect.op.of}", row.after, row.effect)
                 return False
+            if row.after != root:
+                self.fail(oid, "after", root, row.after, row.effect)
             rp = ix.printed[root]
             source = None if root == oid else row.effect
             kept_text = {n: t for n, t in state.held.items() if n in ix.effect_text_of(oid)}

@@ -27,6 +27,7 @@ from .instances import (
     evaluate,
     exists,
     targets,
+    undoes,
 )
 from .operations import apply_instance, characteristic_of, characteristic_value
 from .state import ObjState, keyword_values, printed_state
@@ -97,6 +98,7 @@ class _GroupMemory:
     previous_dependents: set[AppId] = field(default_factory=set)  # of its previous application
     kept: dict[AppId, set[AppId]] = field(default_factory=dict)  # kept dependencies seen so far
     applied: set[AppId] = field(default_factory=set)
+    blocked: set[AppId] = field(default_factory=set)  # candidates a kept dependency held back
 
 
 @dataclass
@@ -251,7 +253,7 @@ class Round:
             pending, eligible, candidates, unblocked = self.candidates(group, members)
             if not candidates:
                 return step
-            pick = self.choose(group, candidates, memory)
+            pick = self.choose(group, candidates, memory, {(i.name, o) for i, o in pending})
             inst, oid = pick.inst, pick.oid
             labels = set(pick.labels)
             if unblocked:
@@ -295,7 +297,9 @@ class Round:
             return pending, eligible, eligible, True
         return pending, eligible, settled, False
 
-    def choose(self, group: list[str], candidates: list, memory: _GroupMemory) -> _Pick:
+    def choose(
+        self, group: list[str], candidates: list, memory: _GroupMemory, pending_ids: set[AppId]
+    ) -> _Pick:
         """§6 steps 5-10 (stage, dependency, cycles, ready, immediately after, pick)."""
         stage = min(i.stage for i, _ in candidates)
         choice = [(i, o) for i, o in candidates if i.stage == stage]
@@ -315,6 +319,7 @@ class Round:
             if kept[b]:
                 memory.kept.setdefault(b, set()).update(kept[b])
         ready = [(i, o) for i, o in choice if not (kept[(i.name, o)] & choice_ids)]
+        memory.blocked |= choice_ids - {(i.name, o) for i, o in ready}
         preferred = [(i, o) for i, o in ready if (i.name, o) in memory.previous_dependents]
         pool = sorted(preferred or ready, key=lambda p: self.key(*p))
         inst, oid = pool[0]
@@ -325,8 +330,11 @@ class Round:
         for other in tied:
             self.ties.add((inst.name, other))
         cycle = components[component_of[me]]
-        if len(cycle) >= 2:
-            self.cycles.add(frozenset(name for name, _ in cycle))
+        # Reported: the cycle's pending members, when two or more (the universe also holds
+        # applications that do not exist or target their object now).
+        shown = {name for name, o in cycle if (name, o) in pending_ids}
+        if len(shown) >= 2:
+            self.cycles.add(frozenset(shown))
         depends_on = sorted({a[0] for a in memory.kept.get(me, ()) if a in memory.applied})
         labels = set()
         if preferred:
@@ -335,7 +343,7 @@ class Round:
             labels.add("cycle")
         if tied:
             labels.add("tie")
-        if depends_on:
+        if depends_on or me in memory.blocked:
             labels.add("dependency")
         return _Pick(
             inst=inst,
@@ -476,26 +484,17 @@ class Round:
         for record in self.records:
             inst, oid = record.inst, record.oid
             reads = self.a.reads(inst, oid)
-            parts: list[str] = []
-            failed_reads: list = []
+            parts: list = []
             if not exists(inst, oid, view):
-                parts.append("existence")
-                failed_reads += reads.existence
+                parts.append(("existence", tuple(reads.existence)))
             if not targets(inst, self.a.objects[oid], view):
-                parts.append("target")
-                failed_reads += reads.targeting
+                parts.append(("target", tuple(reads.targeting)))
             if self.settled:
-                failed = [
-                    n
-                    for n, c in enumerate(inst.conditions)
-                    if not condition_holds(c, inst, oid, view)
-                ]
-                if failed:
-                    parts.append("condition")
-                    for n in failed:
-                        failed_reads += reads.conditions[n]
+                for n, c in enumerate(inst.conditions):
+                    if not condition_holds(c, inst, oid, view):
+                        parts.append(("condition", tuple(reads.conditions[n])))
             if parts:
-                out[record] = Failure(tuple(parts), tuple(dict.fromkeys(failed_reads)))
+                out[record] = Failure(tuple(parts))
         return out
 
     def characteristics(self) -> dict[str, Characteristics]:
@@ -610,8 +609,10 @@ def calculate(board: Board) -> tuple[Resolution, Round]:
             failing,
             lambda r: analysis.reads(r.inst, r.oid).all,
             lambda r: analysis.writes(r.inst, r.oid),
+            lambda r: undoes(r.inst, r.oid),
         )
-        assert chosen, "a finite graph has a component that depends on nothing outside it"
+        if not chosen:
+            break  # every failure was only the application undoing itself (§8)
         new: set[AppId] = set()
         for component in chosen:
             if component.paradoxical:
@@ -623,7 +624,7 @@ def calculate(board: Board) -> tuple[Resolution, Round]:
                         object=m.oid,
                         effect=m.name,
                         round=number,
-                        failed=failing[m].parts,
+                        failed=component.failed[m],
                         because=tuple(sorted({c.name for c in component.culprits[m]})),
                     )
                 )

@@ -327,6 +327,17 @@ def writes(inst: Instance, oid: str) -> tuple[Char, ...]:
     raise ValueError(f"unknown operation {name!r}")
 
 
+def undoes(inst: Instance, oid: str) -> tuple[Char, ...]:
+    """What an application can make false (§8, culprits): what it writes, except where it only
+    adds — an increase never lowers Might, a gain or `add_tag` never takes anything away."""
+    name = inst.op.name
+    if inst.stage == 4 or name in ("add_tag", "gain_keywords"):
+        return ()
+    if name == "copy":
+        return tuple(c for c in writes(inst, oid) if c[1] != "copiable")
+    return writes(inst, oid)
+
+
 def matches(write: Char, read: Char) -> bool:
     return (
         write[0] == read[0]

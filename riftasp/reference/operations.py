@@ -118,7 +118,6 @@ def _copy(inst: Instance, state: ObjState, lookup: Lookup, board: Board) -> ObjS
         keywords=printed_keywords(r, None if own else c),
         held=frozen(held),
         root=root,
-        copy_of=root,
     )
 
 
@@ -151,5 +150,5 @@ def characteristic_value(characteristic: str, state: ObjState, rules: KeywordRul
     if characteristic == "abilities":
         return {"abilities": sorted(state.held), "keywords": keyword_values(state.keywords, rules)}
     if characteristic == "copy":
-        return state.copy_of
+        return state.root
     raise ValueError(characteristic)

@@ -67,7 +67,6 @@ class ObjState:
     held: Mapping[str, HeldAbility]
     retained: Mapping[str, HeldAbility]
     root: str  # the copiable root: whose printed values are this object's copiable values
-    copy_of: str | None = None  # the root the last copy set (None: never copied), for the trace
 
     @property
     def mighty(self) -> bool:

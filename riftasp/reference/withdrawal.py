@@ -1,8 +1,10 @@
 """The final check's choice of what to withdraw (docs/semantics.md §8, "Which failures are
 withdrawn"), on the applications of one round.
 
-- culprits of a failing application f (at step s): applications at step s or later (f included)
-  that write a characteristic a failing part of f reads;
+- culprits of a failing part of f (at step s): the applications at a later step that could make
+  that part false (write what it reads, and not only by adding), and for a condition f itself; an
+  existence or target without culprits failed only through f itself and does not count; f fails
+  when a part with culprits fails;
 - a *enables* b: a is at an earlier step than b and writes something b reads; *reaches* is the
   transitive closure;
 - f *depends on* g (both failing, g != f): g is a culprit of f or reaches one; f is
@@ -29,8 +31,9 @@ class Applied(Protocol):
 
 @dataclass(frozen=True)
 class Failure:
-    parts: tuple[str, ...]  # among "existence", "target", "condition"
-    reads: tuple[Char, ...]  # what the failing parts read
+    # (part, what it reads) for each failing part: "existence", "target", or "condition" (one
+    # entry per failing condition)
+    parts: tuple[tuple[str, tuple[Char, ...]], ...]
 
 
 @dataclass
@@ -38,7 +41,8 @@ class Component:
     members: list  # the withdrawn applications
     paradoxical: bool
     culprits: dict  # member -> its culprits (applications)
-    ring: set[str]  # members and their culprits that a member reaches, by name
+    failed: dict  # member -> the parts that failed with a culprit
+    ring: set[str]  # members, their culprits a member reaches, and the chains between, by name
 
 
 def choose(
@@ -46,21 +50,32 @@ def choose(
     failing: dict,  # application -> Failure
     reads_of: Callable[[Applied], tuple[Char, ...]],
     writes_of: Callable[[Applied], tuple[Char, ...]],
+    undoes_of: Callable[[Applied], tuple[Char, ...]],
 ) -> list[Component]:
     """The components to withdraw. "g reaches a culprit c" is asked backwards: g is among the
     applications that enable c, directly or through others (c's *ancestors*)."""
     written = WriteIndex()
+    undone = WriteIndex()
     for app in applied:
         written.add(writes_of(app), app)
+        undone.add(undoes_of(app), app)
 
     culprits: dict = {}
+    failed: dict = {}
     for f, failure in failing.items():
         found: dict = {}
-        for read in failure.reads:
-            for a in written.writers(read):
-                if a.step >= f.step:
+        parts: list[str] = []
+        for part, reads in failure.parts:
+            # For a condition, f itself counts: "-2 while Mighty" switches itself off (§8).
+            mine = [a for read in reads for a in undone.writers(read)
+                    if a.step > f.step or (a is f and part == "condition")]
+            if mine:
+                parts.append(part)
+                for a in mine:
                     found[id(a)] = a
-        culprits[f] = list(found.values())
+        if found:  # a part without culprits failed only through f itself (§8)
+            culprits[f] = list(found.values())
+            failed[f] = tuple(dict.fromkeys(parts))
 
     ancestor_cache: dict[int, set[int]] = {}
 
@@ -81,7 +96,7 @@ def choose(
         ancestor_cache[id(c)] = seen
         return seen
 
-    nodes = list(failing)
+    nodes = list(culprits)
     failing_ids = {id(f) for f in nodes}
     depends: dict[int, list[int]] = {}
     self_defeating: set[int] = set()
@@ -95,7 +110,7 @@ def choose(
             self_defeating.add(id(f))
         depends[id(f)] = sorted((supporters & failing_ids) - {id(f)})
 
-    by_id = {id(f): f for f in nodes}
+    by_id = {id(a): a for a in applied}
     components = strongly_connected_components([id(f) for f in nodes], depends)
     chosen: list[Component] = []
     for comp in components:
@@ -105,7 +120,16 @@ def choose(
         members = [by_id[f] for f in comp]
         paradoxical = len(comp) >= 2 or comp[0] in self_defeating
         ring = {m.name for m in members}
-        for m in members:
-            ring |= {c.name for c in culprits[m] if ancestors(c) & inside}
-        chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members}, ring))
+        if paradoxical:
+            for m in members:
+                for c in culprits[m]:
+                    if not ancestors(c) & inside:
+                        continue
+                    ring.add(c.name)
+                    # ... and every application on an enabling chain from a member to c.
+                    for x in ancestors(c):
+                        if x in inside or ancestors(by_id[x]) & inside:
+                            ring.add(by_id[x].name)
+        chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members},
+                                {m: failed[m] for m in members}, ring))
     return chosen

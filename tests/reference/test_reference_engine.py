@@ -545,7 +545,7 @@ def test_copy_takes_printed_values_not_later_changes():
     assert held.timestamp == 3  # the copy's timestamp
     copy_app = applied(r, "y", "mirror")
     assert copy_app.layer == "copy" and copy_app.characteristic == "copy"
-    assert (copy_app.before, copy_app.after) == (None, "x")
+    assert (copy_app.before, copy_app.after) == ("y", "x")  # copiable roots (§11)
     assert r.objects["y"].controller == "alice"
 
 

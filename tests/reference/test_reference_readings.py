@@ -72,18 +72,18 @@ def test_off_board_objects_report_their_printed_abilities():
     assert r.objects["b"].abilities == ("b-grow",)
 
 
-def test_a_reported_cycle_can_name_applications_that_do_not_exist_yet():
+def test_a_reported_cycle_names_only_applications_that_exist():
     # §6.6: the universe holds every application that could target a group object, "whether or
-    # not it exists"; §6.7 reports the component of the pick. In this loop, e2@u1 (which u1 only
-    # holds after e1 applies) is in the component.
+    # not it exists"; §6.7 reports the pending members of the pick's component. In this loop,
+    # e2@u1 (which u1 only holds after e1 applies) is in the component but not reported.
     e1 = {"id": "e1", "op": {"op": "copy", "of": "u2"}}
     e2 = {"id": "e2", "op": {"op": "copy", "of": "u1"}, "target": {"filter": {"type": "unit"}}}
     r = run(unit("u1", 4, zone="base", rules_text=[e1]), unit("u2", None, rules_text=[e2]))
-    assert r.dependency_cycles == [["e1", "e2", "e2@u1"]]
+    assert r.dependency_cycles == [["e1", "e2"]]
 
 
 def test_a_withdrawal_names_the_failing_application_among_its_own_culprits():
-    # §8: culprits are "applications at step s or later (f itself included)".
+    # §8: for a condition, f itself is among its culprits ("-3 while Mighty" switches itself off).
     minus = {"id": "m", "op": {"op": "minus", "amount": 3}, "conditions": [{"mighty": "self"}]}
     r = run(unit("u", 5, rules_text=[minus]))
     (w,) = r.withdrawals
@@ -93,8 +93,8 @@ def test_a_withdrawal_names_the_failing_application_among_its_own_culprits():
 
 
 def test_copy_trace_reports_the_root_before_and_after():
-    # The `copy` characteristic: before is the root the previous copy set (None: never copied),
-    # after the root this copy set.
+    # The `copy` characteristic (§11): before is the copiable root before (the object itself
+    # before any copy), after the root this copy set.
     effects = [
         ongoing("first", {"op": "copy", "of": "x"}, {"ids": ["u"]}, 1),
         ongoing("second", {"op": "copy", "of": "y"}, {"ids": ["u"]}, 2),
@@ -102,5 +102,5 @@ def test_copy_trace_reports_the_root_before_and_after():
     ]
     r = run(unit("u"), unit("x", 6), unit("y", 1), effects=effects)
     assert [(a.effect, a.before, a.after) for a in r.applied["u"]] == [
-        ("first", None, "x"), ("second", "x", "x")
+        ("first", "u", "x"), ("second", "x", "x")
     ]  # fmt: skip
