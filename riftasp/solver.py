@@ -18,7 +18,7 @@ from .resources import encoding_files
 from .ruleset_data import keyword_rules
 from .terms import quote
 
-NOW, HYP = clingo.Function("now"), clingo.Function("hyp")
+NOW, HYP, INIT = clingo.Function("now"), clingo.Function("hyp"), clingo.Function("init")
 
 
 class EncodingError(RuntimeError):
@@ -119,6 +119,10 @@ def _solve_once(
         ctl.add("base", [], facts)
         deadline.check()
         ctl.ground([("base", [])])
+        # The answers that never change, once (static.lp).
+        ctl.ground([("eval", [clingo.Number(1), INIT]), ("static", [])])
+        if strict:
+            _check_decided(ctl, "static")
         step = 0
         while True:
             step += 1
