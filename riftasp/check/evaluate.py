@@ -324,6 +324,11 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
         for keyword, status in index.bonus.items():
             if status not in index.objects[oid].status:
                 continue
+            # A withdrawn bonus of K is accounted for by `not-applied` (withdrawn or in a paradox).
+            withdrawn = view.withdrawn.get(oid, ())
+            if any((inst := index.instance(n)) is not None and inst.kind == "keyword"
+                   and inst.keyword == keyword and inst.fixed == oid for n in withdrawn):
+                continue
             checked += 1
             added = 0
             for row in rows:
