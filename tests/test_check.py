@@ -478,10 +478,12 @@ def test_trace_rules_twice_timestamp_layer_and_newer_first():
     assert found(b2, swapped) == {("u1", TRACE, "newer-first", "old")}
     swapped["applied"]["u1"][1]["reasons"].append("became_applicable")
     assert found(b2, swapped) == set()
-    swapped["applied"]["u1"][1]["reasons"] = ["timestamp", "dependency"]
-    assert found(b2, swapped) == {("u1", TRACE, "depends-on", "old")}  # depends on nothing named
+    swapped["applied"]["u1"][1]["reasons"] = ["timestamp", "dependency"]  # held back earlier
+    assert found(b2, swapped) == set()
     swapped["applied"]["u1"][1]["depends_on"] = ["new"]
     assert found(b2, swapped) == set()
+    swapped["applied"]["u1"][1]["reasons"] = ["timestamp", "became_applicable"]
+    assert found(b2, swapped) == {("u1", TRACE, "depends-on", "old")}  # depends_on without the label
 
 
 def test_a_copy_takes_what_the_copied_object_is_a_copy_of():
