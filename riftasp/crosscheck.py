@@ -12,7 +12,7 @@ from typing import Any
 from .compare import OBJECT_FIELD, Disagreement, Violation, compare
 from .engines import Engine, Unsupported
 from .model import Board
-from .present import keywords_text, table
+from .present import keywords_text, table, trace_value
 from .result import Application, Resolution
 
 BOARD_SUFFIXES = (".json", ".yaml", ".yml", ".lp")
@@ -195,16 +195,6 @@ def short_why(app: Application) -> str:
     return ", ".join(parts)
 
 
-def _value(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, dict):
-        return keywords_text(value) if value else "none"
-    if isinstance(value, list):
-        return ", ".join(value) or "none"
-    return str(value)
-
-
 def short_explain(res: Resolution, object_id: str) -> str:
     """riftasp's trace of one object for a report: one short line per application."""
     c = res.objects[object_id]
@@ -220,15 +210,15 @@ def short_explain(res: Resolution, object_id: str) -> str:
     apps = res.applied.get(object_id, [])
     if apps:
         rows = [[str(a.step), a.layer + (f".{a.sublayer}" if a.sublayer else ""), _cut(a.effect), a.characteristic,
-                 f"{_value(a.before)} -> {_value(a.after)}", short_why(a)] for a in apps]  # fmt: skip
+                 f"{trace_value(a.before)} -> {trace_value(a.after)}", short_why(a)] for a in apps]  # fmt: skip
         lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
     else:
         lines.append("no effects applied: printed values")
     withdrawn = res.withdrawn.get(object_id, [])
     if withdrawn:
         lines.append(f"withdrawn: {', '.join(withdrawn)}")
-    lines.append(f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
-                 f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
+    lines.append(f"result: might {trace_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
+                 f"controller {trace_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
                  f"tags {', '.join(c.tags) or 'none'}")  # fmt: skip
     return "\n".join(lines)
 

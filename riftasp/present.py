@@ -80,7 +80,8 @@ def _withdrawal_reason(w: Withdrawal) -> str:
     return f"{failed}{because} in round {w.round}'s final state"
 
 
-def _value(value) -> str:
+def trace_value(value) -> str:
+    """A characteristic's value for people (explain tables, reports)."""
     if value is None:
         return "-"
     if isinstance(value, dict):
@@ -110,7 +111,7 @@ def explain_text(res: Resolution, object_id: str) -> str:
             a.layer + (f".{a.sublayer}" if a.sublayer else ""),
             a.effect,
             a.characteristic,
-            f"{_value(a.before)} -> {_value(a.after)}",
+            f"{trace_value(a.before)} -> {trace_value(a.after)}",
             a.why,
         ]
         for a in apps
@@ -134,8 +135,8 @@ def explain_text(res: Resolution, object_id: str) -> str:
         if eid not in known:  # an engine that reports withdrawals without reasons
             lines.append(printable(f"withdrawn: {eid}"))
     lines.append(printable(
-        f"result: might {_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
-        f"controller {_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
+        f"result: might {trace_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
+        f"controller {trace_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
         f"tags {', '.join(c.tags) or 'none'}"
     ))
     return "\n".join(lines)

@@ -25,7 +25,7 @@ from typing import Iterable
 
 from ..model import Condition
 from .contract import View
-from .index import MIGHTY, BoardIndex, Inst
+from .index import MIGHTY, BoardIndex, Inst, condition_object
 from .replay import Replayed
 from .report import FINAL, Violation, show
 
@@ -175,14 +175,7 @@ class FinalState:
         return [_describe(c) for c in inst.effect.conditions if not self.holds(c, inst, oid)]
 
     def holds(self, c: Condition, inst: Inst, oid: str) -> bool:
-        if c.of == "self":
-            ref = inst.holder
-        elif c.of == "bearer":
-            ref = inst.holder if inst.kind == "effect" else None
-        elif c.of == "target":
-            ref = oid
-        else:
-            ref = c.of
+        ref = condition_object(c.of, inst.holder, inst.kind, oid)
         if ref is None or ref not in self.values:
             return False
         v = self.values[ref]
@@ -383,16 +376,6 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
 # ---- what a failing part reads, and whether another application could have undone it ----------
 
 
-def _ref(c: Condition, inst: Inst, oid: str) -> str | None:
-    if c.of == "self":
-        return inst.holder
-    if c.of == "bearer":
-        return inst.holder if inst.kind == "effect" else None
-    if c.of == "target":
-        return oid
-    return c.of
-
-
 def _existence_reads(inst: Inst, oid: str) -> list[tuple[str | None, str, str | None]]:
     if inst.is_ability:
         return [(inst.holder, "ability", inst.name)]
@@ -419,7 +402,7 @@ def _target_reads(inst: Inst, oid: str) -> list[tuple[str | None, str, str | Non
 
 
 def _condition_reads(c: Condition, inst: Inst, oid: str) -> list[tuple[str | None, str, str | None]]:
-    ref = _ref(c, inst, oid)
+    ref = condition_object(c.of, inst.holder, inst.kind, oid)
     if c.kind in ("mighty", "might_at_least"):
         return [(ref, "might", None)]
     if c.kind == "has_keyword":

@@ -220,3 +220,15 @@ def _printed(o: GameObject) -> Printed:
         keywords=tuple((k.name, 1 if k.value is None else k.value) for k in o.keywords),
         controller=o.controller,
     )
+
+
+def condition_object(ref: str, holder: str | None, kind: str, target: str) -> str | None:
+    """The object a condition's reference names (§4): `self` the holder (an ongoing effect's
+    source), `bearer` the holder of Effect Text, `target` the object it applies to, else an id."""
+    if ref == "self":
+        return holder
+    if ref == "bearer":
+        return holder if kind == "effect" else None
+    if ref == "target":
+        return target
+    return ref

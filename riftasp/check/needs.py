@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Effect
-from .index import BoardIndex
+from .index import BoardIndex, condition_object
 from .report import NEEDS, Violation
 
 
@@ -190,14 +190,7 @@ class Needs:
                 if t.kind == "filter" and t.filter is not None and t.filter.relation is not None and ability:
                     read(o, p.holder, "controller")  # friendly/enemy: the holder's controller
                 for c in e.conditions:
-                    if c.of == "self":
-                        r = p.holder
-                    elif c.of == "bearer":
-                        r = p.holder if p.kind == "effect" else None
-                    elif c.of == "target":
-                        r = o
-                    else:
-                        r = c.of
+                    r = condition_object(c.of, p.holder, p.kind, o)
                     if c.kind in ("mighty", "might_at_least"):
                         read(o, r, "might")
                     elif c.kind == "has_keyword":
