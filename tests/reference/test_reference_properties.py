@@ -36,7 +36,7 @@ from riftasp.model import (
 )
 from riftasp.reference import engine
 from riftasp.reference.engine import calculate
-from riftasp.reference.instances import conditions_hold, exists, targets
+from riftasp.reference.instances import conditions_hold, exists, matches, targets, undoes
 from riftasp.ruleset_data import keyword_rules
 
 IDS = [f"o{i}" for i in range(5)]
@@ -176,11 +176,22 @@ def check_invariants(board: Board) -> None:
     view = last.view
     objects = {o.id: o for o in board.objects}
 
-    # Final-round consistency: applied instances still hold in the final state.
+    # Final-round consistency: applied instances still hold in the final state, except an
+    # existence or a target that only the application itself undid (§8).
+    def undone_by_another(record, reads) -> bool:
+        return any(
+            matches(w, r)
+            for other in last.records if other.step > record.step
+            for w in undoes(other.inst, other.oid) for r in reads
+        )
+
     for record in last.records:
         inst, oid = record.inst, record.oid
-        assert exists(inst, oid, view), (oid, inst.name, "existence")
-        assert targets(inst, objects[oid], view), (oid, inst.name, "target")
+        reads = last.a.reads(inst, oid)
+        if not exists(inst, oid, view):
+            assert not undone_by_another(record, reads.existence), (oid, inst.name, "existence")
+        if not targets(inst, objects[oid], view):
+            assert not undone_by_another(record, reads.targeting), (oid, inst.name, "target")
         if settled:
             assert conditions_hold(inst, oid, view), (oid, inst.name, "condition")
     # ... and every instance that holds there was applied or withdrawn.
