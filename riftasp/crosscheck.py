@@ -20,6 +20,9 @@ BOARD_SUFFIXES = (".json", ".yaml", ".yml", ".lp")
 Checker = Callable[[Board, dict[str, Any]], Iterable[Any]]
 
 
+STORED_OUTPUT_SUFFIX = ".expected.json"
+
+
 def board_files(paths: Iterable[Path]) -> list[Path]:
     """The files named, and every board file under the folders named (sorted, recursively).
 
@@ -34,11 +37,17 @@ def found_files(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
     for path in paths:
         if path.is_dir():
             found.extend(
-                (p, False) for p in sorted(path.rglob("*")) if p.is_file() and p.suffix.lower() in BOARD_SUFFIXES
+                (p, False) for p in sorted(path.rglob("*"))
+                if p.is_file() and p.suffix.lower() in BOARD_SUFFIXES and not is_stored_output(p)
             )
         else:
             found.append((path, True))
     return found
+
+
+def is_stored_output(path: Path) -> bool:
+    """A golden output stored beside its board (NAME.expected.json, NAME.reference.expected.json)."""
+    return path.name.lower().endswith(STORED_OUTPUT_SUFFIX)
 
 
 def not_a_board(path: Path) -> str | None:

@@ -10,7 +10,9 @@ from riftasp.board_io import load_board
 from riftasp.result import Resolution
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+EXAMPLES = ROOT / "examples" / "riftbound"
+# The example boards (their stored golden outputs, NAME*.expected.json, beside them are not boards).
+EXAMPLE_BOARDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 ENGINES = ["asp", "reference"]
 
 

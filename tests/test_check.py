@@ -18,7 +18,7 @@ from riftasp.check import FINAL, NEEDS, TRACE, ContractError, check, check_repor
 from riftasp.cli import app
 
 from budget import budget
-from conftest import EXAMPLES, run
+from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT, run
 
 runner = CliRunner()
 PLAYERS = ["alice", "bob"]
@@ -549,7 +549,7 @@ def test_a_resolution_that_is_not_the_contract():
 
 # ---- riftasp's own resolutions of the examples ------------------------------------------------
 
-EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.json"))
+EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLE_BOARDS)
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
@@ -779,7 +779,7 @@ def test_a_tag_set_is_a_list_even_when_empty():
 
 # ---- boards where the checker once saw a violation the engines did not commit -----------------
 
-CONSISTENT = sorted((EXAMPLES.parent / "tests" / "fixtures" / "consistent").glob("*.json"))
+CONSISTENT = sorted((ROOT / "tests" / "fixtures" / "consistent").glob("*.json"))
 
 
 @pytest.mark.parametrize("engine", ["asp", "reference"])

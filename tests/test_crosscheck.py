@@ -25,7 +25,7 @@ from riftasp.reduce import reduce_board
 from riftasp.strategies import boards
 
 from budget import budget
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 
 runner = CliRunner()
 PYTHON = shlex.quote(sys.executable)
@@ -47,7 +47,7 @@ def test_crosscheck_examples_all_agree(persistent):
     engine = REFERENCE + (" --persistent" if persistent else "")
     result = cli("crosscheck", "--engine", engine, *(["--persistent"] if persistent else []), EXAMPLES)
     assert result.exit_code == 0, result.output
-    n = len(list(EXAMPLES.glob("*.json")))
+    n = len(list(EXAMPLE_BOARDS))
     assert result.stdout.strip().splitlines()[-1].startswith(f"{n} boards: {n} agree, 0 disagree")
 
 
@@ -223,7 +223,7 @@ def test_engine_errors_are_one_line(tmp_path, board, body, message, persistent):
     engine.close()
     assert time.monotonic() - start < 10
     assert message in str(err.value) and "\n" not in str(err.value)
-    assert "examples/showcase.json" in str(err.value) or "showcase.json" in str(err.value)
+    assert "examples/riftbound/showcase.json" in str(err.value) or "showcase.json" in str(err.value)
     if "exit" in body:
         assert str(err.value).endswith("boom")
 

@@ -7,9 +7,9 @@ import pytest
 from riftasp.facts import board_facts
 from riftasp.solver import run
 
-from conftest import EXAMPLES, example
+from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT, example
 
-EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.json"))
+EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLE_BOARDS)
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
@@ -21,7 +21,7 @@ def test_every_example_grounds_to_facts_and_has_one_model(name):
     assert stats.steps >= 1
 
 
-LP_BOARDS = sorted(p.stem for p in (EXAMPLES.parent / "facts" / "boards").glob("*.lp"))
+LP_BOARDS = sorted(p.stem for p in (ROOT / "facts" / "boards").glob("*.lp"))
 
 
 @pytest.mark.parametrize("name", LP_BOARDS)
@@ -29,7 +29,7 @@ def test_bundled_lp_boards_resolve_like_their_json(name):
     from riftasp.board_io import load_board
     from riftasp.resolve import resolve
 
-    from_lp = resolve(load_board(EXAMPLES.parent / "facts" / "boards" / f"{name}.lp"))
+    from_lp = resolve(load_board(ROOT / "facts" / "boards" / f"{name}.lp"))
     from_json = resolve(example(name))
     assert from_lp.to_json()["objects"] == from_json.to_json()["objects"]
     assert from_lp.to_json()["applied"] == from_json.to_json()["applied"]

@@ -24,7 +24,7 @@ from riftasp.reference import resolve as reference
 from riftasp.signature import Signature, knock_out, signature
 
 from budget import THOROUGH, budget
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
 import partial_engine  # noqa: E402
@@ -76,9 +76,9 @@ def test_crosscheck_examples_with_a_partial_engine_completes_with_counts():
     result = cli("crosscheck", "--engine", PARTIAL_LINES, "--persistent", "--json", "--no-check", EXAMPLES)
     assert result.exit_code == 1, result.output  # two examples show the plus_max defect
     report = json.loads(result.stdout)
-    n = len(list(EXAMPLES.glob("*.json")))
+    n = len(list(EXAMPLE_BOARDS))
     copies = sum(any(e.op.name == "copy" for e in partial_engine._effects(load_board(p)))
-                 for p in EXAMPLES.glob("*.json"))  # fmt: skip
+                 for p in EXAMPLE_BOARDS)  # fmt: skip
     assert copies >= 1
     assert report["boards"] == n and report["unsupported"] == copies
     assert report["unsupported_reasons"] == {"copy effects": copies}
@@ -277,7 +277,7 @@ def test_cards_command_lists_the_library():
     assert cli("cards", "--ruleset", "nope").exit_code == 2
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.json") if '"card"' in p.read_text()))
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLE_BOARDS if '"card"' in p.read_text()))
 def test_expanded_cards_round_trip(name):
     b = load_board(EXAMPLES / f"{name}.json")
     sent = json.loads(board_json(b, expand=True))
@@ -321,7 +321,7 @@ def test_crosscheck_with_expanded_cards(tmp_path):
 def few_examples(tmp_path: Path, n: int = 4) -> Path:
     folder = tmp_path / "boards"
     folder.mkdir()
-    for path in sorted(EXAMPLES.glob("*.json"))[:n]:
+    for path in EXAMPLE_BOARDS[:n]:
         (folder / path.name).write_text(path.read_text())
     return folder
 

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from budget import budget
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 from riftasp.cli import app
 
 
 def corpus() -> list[tuple[str, bytes]]:
     """(suffix, bytes) of every bundled board, JSON boards also as YAML."""
-    boards = [(".json", p.read_bytes()) for p in sorted(EXAMPLES.glob("*.json"))]
+    boards = [(".json", p.read_bytes()) for p in EXAMPLE_BOARDS]
     boards += [(".yaml", yaml.safe_dump(yaml.safe_load(data), sort_keys=False).encode()) for _, data in boards]
     boards += [(".lp", p.read_bytes()) for p in sorted((ROOT / "facts" / "boards").glob("*.lp"))]
     return boards

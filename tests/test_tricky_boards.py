@@ -1,5 +1,5 @@
 """The tricky boards of issue 7, class by class (docs/semantics.md), with exact values on both
-engines. Each class has its issue example (a board in examples/) and further boards of the same
+engines. Each class has its issue example (a board in examples/riftbound/) and further boards of the same
 class, so that a fix obeys the rule and not just the example."""
 
 from __future__ import annotations
