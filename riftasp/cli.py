@@ -408,6 +408,25 @@ def cards(
         typer.echo(library_text(ruleset))
 
 
+@app.command()
+def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+    """The rulesets riftasp knows: name, scheduling procedure, description and encoding files."""
+    from .resources import encoding_files, manifest, rulesets as names
+
+    found = [
+        {"name": name, "procedure": manifest(name).get("procedure", ""),
+         "description": manifest(name).get("description", ""),
+         "files": [f"{p.parent.name}/{p.name}" for p in encoding_files(name)]}
+        for name in names()
+    ]  # fmt: skip
+    if as_json:
+        emit_json(found)
+        return
+    for r in found:
+        typer.echo(f"{r['name']:<12} {r['procedure']:<10} {r['description']}")
+        typer.echo(f"{'':<12} files: {', '.join(r['files'])}")
+
+
 def main() -> None:
     app()
 

@@ -149,16 +149,11 @@ def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> 
     fields: dict[str, dict] = defaultdict(
         lambda: {"tags": [], "types": [], "keywords": {}, "abilities": []}
     )
-    for obj, value in by["result_name"]:
-        fields[obj.string]["name"] = value.string
-    for obj, value in by["result_controller"]:
-        fields[obj.string]["controller"] = value.string
-    for obj, value in by["result_might"]:
-        fields[obj.string]["might"] = value.number
-    for obj, value in by["result_tag"]:
-        fields[obj.string]["tags"].append(value.string)
-    for obj, value in by["result_type"]:
-        fields[obj.string]["types"].append(str(value))
+    # The characteristic families (state.lp): one value, or the members of a set.
+    for obj, char, value in by["result_value"]:
+        fields[obj.string][char.name] = _s(value)
+    for obj, char, value in by["result_member"]:
+        fields[obj.string].setdefault(char.name, []).append(_s(value))
     for obj, keyword, value in by["result_keyword"]:
         fields[obj.string]["keywords"][keyword.string] = value.number
     for obj, zone in by["result_zone"]:
@@ -189,16 +184,15 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
     [] rather than nothing.
     """
     chars = {(o.string, p.number): str(ch) for o, p, ch in by["trace_char"]}
+    sets = {str(ch) for (ch,) in by["set_valued"]}  # reported as sorted lists, [] when empty
     values: dict[tuple, object] = {}
-    for obj, step, when, value in by["trace_might"]:
-        values[(obj.string, step.number, str(when))] = value.number
-    for obj, step, when, value in by["trace_controller"]:
-        values[(obj.string, step.number, str(when))] = value.string
+    for obj, step, when, _char, value in by["trace_value"]:
+        values[(obj.string, step.number, str(when))] = _s(value)
     for obj, step, when, value in by["trace_root"]:
         values[(obj.string, step.number, str(when))] = value.string
-    tags: dict[tuple, list[str]] = defaultdict(list)
-    for obj, step, when, value in by["trace_tag"]:
-        tags[(obj.string, step.number, str(when))].append(value.string)
+    members: dict[tuple, list] = defaultdict(list)
+    for obj, step, when, _char, value in by["trace_member"]:
+        members[(obj.string, step.number, str(when))].append(_s(value))
     keywords: dict[tuple, dict[str, int]] = defaultdict(dict)
     for obj, step, when, keyword, value in by["trace_keyword"]:
         keywords[(obj.string, step.number, str(when))][keyword.string] = value.number
@@ -207,8 +201,8 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
         abilities[(obj.string, step.number, str(when))].append(name_of_ability(effect, obj))
 
     def value(char: str, key: tuple) -> object:
-        if char == "tags":
-            return sorted(tags[key])
+        if char in sets:
+            return sorted(members[key])
         if char == "keywords":
             return dict(sorted(keywords[key].items()))
         if char == "abilities":

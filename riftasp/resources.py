@@ -1,34 +1,78 @@
-"""Where the encodings and the card library live, installed or in a checkout."""
+"""Where the encodings, the rulesets' manifests and the card libraries live.
+
+The data folders are the checkout's top-level `encodings/` and `facts/`; a built wheel carries
+them inside the package as `riftasp/encodings` and `riftasp/library`. Both shapes are found by
+path, so the checkout's `riftasp/` works whether or not a wheel is installed beside it (a
+regular `pip install .` then `python -m pytest` from the checkout imports the checkout's code).
+Further ruleset folders (a folder holding `<name>/manifest.toml`) can be added with the
+RIFTASP_RULESETS environment variable (paths separated by the OS path separator) or
+add_ruleset_folder().
+"""
 
 from __future__ import annotations
 
-from importlib.resources import as_file, files
+import os
+import tomllib
+from functools import cache
 from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent
+MANIFEST = "manifest.toml"
+_extra_folders: list[Path] = []
 
 
-def encoding_files(ruleset: str) -> list[Path]:
-    """The shared encoding files, then the ruleset's own, in load order."""
-    root = files("riftasp.encodings")
-    shared = sorted(p for p in root.iterdir() if p.name.endswith(".lp"))
-    own = sorted(p for p in root.joinpath(ruleset).iterdir() if p.name.endswith(".lp"))
-    return [_path(p) for p in shared + own]
+def _data_folder(installed: str, checkout: str) -> Path:
+    for folder in (_PACKAGE / installed, _PACKAGE.parent / checkout):
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError(f"riftasp's {checkout}/ folder is missing (looked beside {_PACKAGE})")
 
 
-def ruleset_file(ruleset: str, name: str) -> Path:
-    """A data file of a ruleset's encoding folder (e.g. its ruleset.toml)."""
-    return _path(files("riftasp.encodings").joinpath(ruleset, name))
+def encodings_folder() -> Path:
+    return _data_folder("encodings", "encodings")
 
 
-def card_library(ruleset: str) -> Path:
-    return _path(files("riftasp.library").joinpath("cards", f"{ruleset}.lp"))
+def library_folder() -> Path:
+    return _data_folder("library", "facts")
+
+
+def add_ruleset_folder(folder: Path) -> None:
+    """Make the rulesets under `folder` (each `<name>/manifest.toml`) available."""
+    _extra_folders.append(Path(folder).resolve())
+    _ruleset_folders.cache_clear()
+    manifest.cache_clear()
+
+
+@cache
+def _ruleset_folders() -> dict[str, Path]:
+    """Each ruleset's folder (the one holding its manifest), by name."""
+    roots = [encodings_folder(), *_extra_folders]
+    roots += [Path(p) for p in os.environ.get("RIFTASP_RULESETS", "").split(os.pathsep) if p]
+    found: dict[str, Path] = {}
+    for root in roots:
+        for path in sorted(root.glob(f"*/{MANIFEST}")):
+            found.setdefault(path.parent.name, path.parent)
+    return found
 
 
 def rulesets() -> list[str]:
-    root = files("riftasp.encodings")
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    return sorted(_ruleset_folders())
 
 
-def _path(traversable) -> Path:
-    # Package data is a plain directory both in a checkout and in an installed wheel.
-    with as_file(traversable) as path:
-        return Path(path)
+@cache
+def manifest(ruleset: str) -> dict[str, Any]:
+    """A ruleset's manifest (its folder's manifest.toml)."""
+    return tomllib.loads((_ruleset_folders()[ruleset] / MANIFEST).read_text(encoding="utf-8"))
+
+
+def encoding_files(ruleset: str) -> list[Path]:
+    """Exactly the files the ruleset's manifest lists, in its order: the core files it uses
+    (relative to the encodings folder), then its own (relative to its folder's parent)."""
+    files = manifest(ruleset)["encoding"]
+    own_root = _ruleset_folders()[ruleset].parent
+    return [encodings_folder() / f for f in files.get("core", [])] + [own_root / f for f in files.get("own", [])]
+
+
+def card_library(ruleset: str) -> Path:
+    return library_folder() / "cards" / f"{ruleset}.lp"

@@ -1,4 +1,4 @@
-"""Ruleset data that Python reads: `encodings/<ruleset>/ruleset.toml`.
+"""Ruleset data that Python reads: the `[keywords]` table of `encodings/<ruleset>/manifest.toml`.
 
 One source for what several places need to know about a ruleset's keywords: board validation,
 the facts the encoding sees, the reference engine and the board generators.
@@ -6,11 +6,10 @@ the facts the encoding sees, the reference engine and the board generators.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 
-from .resources import ruleset_file
+from .resources import manifest
 
 
 @dataclass(frozen=True)
@@ -29,8 +28,7 @@ class KeywordRules:
 
 @cache
 def keyword_rules(ruleset: str) -> KeywordRules:
-    data = tomllib.loads(ruleset_file(ruleset, "ruleset.toml").read_text(encoding="utf-8"))
-    keywords = data.get("keywords", {})
+    keywords = manifest(ruleset).get("keywords", {})
     return KeywordRules(
         summing=frozenset(keywords.get("summing", [])),
         non_summing=frozenset(keywords.get("non_summing", [])),

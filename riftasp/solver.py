@@ -48,7 +48,7 @@ class SolveStats:
 
 
 def ruleset_facts(ruleset: str) -> str:
-    """The ruleset's keyword rules (ruleset.toml) as the facts the encoding reads."""
+    """The ruleset's keyword rules (manifest.toml) as the facts the encoding reads."""
     rules = keyword_rules(ruleset)
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]

@@ -19,7 +19,7 @@ seven), or one of the hard classes of boards (issue 7; `riftasp.classes` recogni
 
 with random numbers, timestamps and a little noise around them. Boards stay small (typically
 ≤ 4 objects, ≤ 6 effects) and ids, players and numbers come from short ranges, so effects keep
-meeting each other. Keywords follow the ruleset's keyword rules (encodings/riftbound/ruleset.toml): only a
+meeting each other. Keywords follow the ruleset's keyword rules (encodings/riftbound/manifest.toml): only a
 summing keyword ever carries a number. A `Profile` (riftasp/profile.py) leaves out operations
 and features an engine does not support; nothing it names is ever drawn.
 

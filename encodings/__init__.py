@@ -1,1 +1,0 @@
-"""Package data: the ASP encodings (see README in this folder)."""

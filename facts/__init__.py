@@ -1,1 +1,0 @@
-"""Package data: card libraries and example boards as ASP facts."""
