@@ -36,7 +36,6 @@ from .model import Board
 from .result import Resolution
 
 DEFAULT_TIMEOUT = 30.0  # seconds per board; clingo on a small board takes well under one
-IN_PROCESS = ("asp", "reference")
 _SHOWN = 120  # characters of garbled output quoted in an error
 
 

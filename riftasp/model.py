@@ -160,9 +160,3 @@ class Board:
     ruleset: str = "riftbound"
     settings: Settings = field(default_factory=Settings)
     source: str = "<board>"  # the file it came from, for error messages
-
-    def object(self, object_id: str) -> GameObject:
-        for obj in self.objects:
-            if obj.id == object_id:
-                return obj
-        raise KeyError(object_id)

@@ -19,6 +19,7 @@ from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
 MANIFEST = "manifest.toml"
+PROCEDURE = "procedure.toml"
 _extra_folders: list[Path] = []
 
 
@@ -42,6 +43,7 @@ def add_ruleset_folder(folder: Path) -> None:
     _extra_folders.append(Path(folder).resolve())
     _ruleset_folders.cache_clear()
     manifest.cache_clear()
+    procedure.cache_clear()
 
 
 @cache
@@ -68,10 +70,23 @@ def manifest(ruleset: str) -> dict[str, Any]:
 
 def encoding_files(ruleset: str) -> list[Path]:
     """Exactly the files the ruleset's manifest lists, in its order: the core files it uses
-    (relative to the encodings folder), then its own (relative to its folder's parent)."""
+    (relative to the encodings folder), its procedure's, then its own (relative to its folder's
+    parent)."""
     files = manifest(ruleset)["encoding"]
     own_root = _ruleset_folders()[ruleset].parent
-    return [encodings_folder() / f for f in files.get("core", [])] + [own_root / f for f in files.get("own", [])]
+    procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
+    return (
+        [encodings_folder() / f for f in files.get("core", [])]
+        + [procedure_root / f for f in procedure(ruleset)["files"]]
+        + [own_root / f for f in files.get("own", [])]
+    )
+
+
+@cache
+def procedure(ruleset: str) -> dict[str, Any]:
+    """The ruleset's scheduling procedure: its files and the ground calls the solver makes."""
+    name = manifest(ruleset)["procedure"]
+    return tomllib.loads((encodings_folder() / "procedures" / name / PROCEDURE).read_text(encoding="utf-8"))
 
 
 def card_library(ruleset: str) -> Path:

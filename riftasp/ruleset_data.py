@@ -1,4 +1,5 @@
-"""Ruleset data that Python reads: the `[keywords]` table of `encodings/<ruleset>/manifest.toml`.
+"""Ruleset data that Python reads from `encodings/<ruleset>/manifest.toml`: the keyword rules,
+the layer table and the characteristic families.
 
 One source for what several places need to know about a ruleset's keywords: board validation,
 the facts the encoding sees, the reference engine and the board generators.
@@ -34,3 +35,29 @@ def keyword_rules(ruleset: str) -> KeywordRules:
         non_summing=frozenset(keywords.get("non_summing", [])),
         bonus=dict(sorted(keywords.get("bonus", {}).items())),
     )
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    rank: int  # 1 = applied first
+    layer: str
+    sublayer: str | None
+    operations: tuple[str, ...]
+
+
+@cache
+def layer_table(ruleset: str) -> tuple[Stage, ...]:
+    """The ruleset's stages in order (the manifest's [[layers]])."""
+    return tuple(
+        Stage(row["stage"], rank, row["layer"], row.get("sublayer"), tuple(row["operations"]))
+        for rank, row in enumerate(manifest(ruleset).get("layers", []), start=1)
+    )
+
+
+@cache
+def characteristic_families(ruleset: str) -> dict[str, tuple[str, ...]]:
+    """Family -> characteristics (the manifest's [characteristics]; `arithmetic` names the
+    number that arithmetic changes)."""
+    table = manifest(ruleset).get("characteristics", {})
+    return {family: tuple([names] if isinstance(names, str) else names) for family, names in table.items()}

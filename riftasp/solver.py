@@ -1,4 +1,5 @@
-"""Runs the encoding on a board's facts, three ground calls per step (multi-shot).
+"""Runs the encoding on a board's facts, step by step (multi-shot), following the ground calls
+its ruleset's procedure lists (encodings/procedures/<name>/procedure.toml).
 
 Each step of the calculation is grounded on top of the previous ones: the program is
 stratified, so every step grounds to facts and clasp only reads the final model.
@@ -14,11 +15,10 @@ from dataclasses import dataclass, field
 import clingo
 
 from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
-from .resources import encoding_files
-from .ruleset_data import keyword_rules
+from .resources import encoding_files, procedure
+from .ruleset_data import characteristic_families, keyword_rules, layer_table
 from .terms import quote
 
-NOW, HYP, INIT = clingo.Function("now"), clingo.Function("hyp"), clingo.Function("init")
 
 
 class EncodingError(RuntimeError):
@@ -47,11 +47,27 @@ class SolveStats:
     withdrawn: list[RoundWithdrawal] = field(default_factory=list)
 
 
+# A manifest's characteristic family -> the predicate the encoding reads (encodings/core/state.lp).
+FAMILY_FACTS = {
+    "single_valued": "single_valued",
+    "numeric": "numeric",
+    "set_valued": "set_valued",
+    "copiable": "copiable",
+    "arithmetic": "arithmetic_characteristic",
+}
+
+
 def ruleset_facts(ruleset: str) -> str:
-    """The ruleset's keyword rules (manifest.toml) as the facts the encoding reads."""
+    """The ruleset's data (manifest.toml) as the facts the encoding reads: the keyword rules,
+    the layer table (stage/4, op_stage/2) and the characteristic families."""
     rules = keyword_rules(ruleset)
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
+    for stage in layer_table(ruleset):
+        lines.append(f"stage({stage.name},{stage.rank},{stage.layer},{stage.sublayer or 'none'}).")
+        lines += [f"op_stage({op},{stage.name})." for op in stage.operations]
+    for family, names in characteristic_families(ruleset).items():
+        lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
     return "\n".join(lines) + "\n"
 
 
@@ -119,35 +135,27 @@ def _solve_once(
         ctl.add("base", [], facts)
         deadline.check()
         ctl.ground([("base", [])])
-        # The answers that never change, once (static.lp).
-        ctl.ground([("eval", [clingo.Number(1), INIT]), ("static", [])])
-        if strict:
-            _check_decided(ctl, "static")
+        plan = procedure(ruleset)
+        # The answers that never change, once (the procedure's `start`).
+        for parts in plan["start"]:
+            _ground(ctl, parts, {}, deadline, strict)
         step = 0
         while True:
             step += 1
             if step > max_steps:
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
-            p = clingo.Number(step)
-            # Three ground calls per step, each negating only what an earlier call defined,
-            # so each is stratified and grounds to facts: what is open and eligible (world now),
-            # the dependency questions and the pick (hypothetical worlds), the new state.
-            for parts in (
-                [("choose", [p]), ("eval", [p, NOW])],
-                [("depend", [p]), ("eval", [p, HYP])],
-                [("apply", [p])],
-            ):
-                deadline.check()
-                ctl.ground(parts)
-                if strict:
-                    _check_decided(ctl, f"{parts[0][0]}({step})")
+            # One ground call per inner list, each negating only what an earlier call defined,
+            # so each is stratified and grounds to facts.
+            for parts in plan["step"]:
+                _ground(ctl, parts, {"p": step}, deadline, strict)
             for atom in ctl.symbolic_atoms.by_signature("stuck", 2):
                 raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "
                                     f"nothing in step {step}")
-            # The step after every object finished settles their final check (choose.lp).
+            # The step after every object finished settles their final check.
             if step >= 2 and _all_finished(ctl, step - 1):
                 break
-        ctl.ground([("final", [clingo.Number(step)])])
+        for parts in plan["final"]:
+            _ground(ctl, parts, {"n": step}, deadline, strict=False)
     except EncodingError:
         raise
     except RuntimeError as err:
@@ -164,6 +172,20 @@ def _solve_once(
     stats.solve_seconds += float(times["solve"])
     stats.ground_seconds += float(times["total"]) - float(times["solve"])
     return models[0]
+
+
+def _ground(ctl: clingo.Control, parts: list, values: dict[str, int], deadline: Deadline, strict: bool) -> None:
+    """One ground call of the procedure's plan: [name, [argument, ...]] per part, where "p" and
+    "n" stand for the step numbers in `values` and other strings for constants."""
+    def term(arg: int | str) -> clingo.Symbol:
+        if isinstance(arg, int):
+            return clingo.Number(arg)
+        return clingo.Number(values[arg]) if arg in values else clingo.Function(arg)
+
+    deadline.check()
+    ctl.ground([(name, [term(a) for a in args]) for name, args in parts])
+    if strict:
+        _check_decided(ctl, f"{parts[0][0]}{tuple(values.values()) or ''}")
 
 
 def _all_finished(ctl: clingo.Control, step: int) -> bool:

@@ -10,7 +10,7 @@ import tomllib
 from fnmatch import fnmatch
 
 from conftest import ROOT
-from riftasp.resources import encoding_files, manifest, rulesets
+from riftasp.resources import encoding_files, manifest, procedure, rulesets
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
 DATA = {"riftasp.encodings": ROOT / "encodings", "riftasp.library": ROOT / "facts"}
@@ -38,7 +38,8 @@ def test_each_ruleset_loads_exactly_the_files_its_manifest_lists():
     for name in rulesets():
         files = manifest(name)["encoding"]
         loaded = encoding_files(name)
-        assert len(loaded) == len(files.get("core", [])) + len(files.get("own", []))
+        listed = len(files.get("core", [])) + len(procedure(name)["files"]) + len(files.get("own", []))
+        assert len(loaded) == listed
         assert all(path.is_file() for path in loaded)
 
 
@@ -69,4 +70,5 @@ def test_riftasp_rulesets_lists_each_ruleset_with_its_procedure_and_files():
     listed = {r["name"]: r for r in json.loads(result.output)}
     assert listed["riftbound"]["procedure"] == "recheck"
     assert listed["riftbound"]["files"][0] == "core/instances.lp"
+    assert "recheck/choose.lp" in listed["riftbound"]["files"]
     assert "riftbound/ruleset.lp" in listed["riftbound"]["files"]
