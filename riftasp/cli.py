@@ -110,20 +110,45 @@ def emit_json(data) -> None:
 
 @app.command()
 def resolve(
-    board: Path = typer.Argument(..., help=BOARD_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
+    boards: list[Path] = typer.Argument(..., metavar="BOARD...", help=BOARD_HELP + "; several files or folders resolve together"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output (JSON lines for several boards)"),
     engine: str = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
-    """Every object's current characteristics."""
+    """Every object's current characteristics, for one board or many (resolved in batches)."""
+    from .crosscheck import board_files
     from .present import resolution_text
 
     positive(time_limit, "--time-limit")
-    res = run_engine(load(board), engine, time_limit)
-    if as_json:
-        emit_json(res.to_json())
-    else:
-        typer.echo(resolution_text(res))
+    if len(boards) == 1 and not boards[0].is_dir():
+        res = run_engine(load(boards[0]), engine, time_limit)
+        emit_json(res.to_json()) if as_json else typer.echo(resolution_text(res))
+        return
+    files = board_files(boards)
+    if not files:
+        fail("no board files found in " + ", ".join(map(str, boards)))
+    loaded = [load(path) for path in files]
+    for board, res in zip(loaded, run_many(loaded, engine, time_limit)):
+        if as_json:  # one line per board, its file first
+            typer.echo(json.dumps({"board": board.source, **res.to_json()}))
+        else:
+            typer.echo(f"== {board.source}\n{resolution_text(res)}\n")
+
+
+def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list[Resolution]:
+    """Several boards: the ASP resolver takes them in batches (riftasp.batch)."""
+    if engine != "asp":
+        return [run_engine(board, engine, time_limit) for board in boards]
+    from .batch import resolve_many
+    from .limits import TimeLimitExceeded
+    from .solver import EncodingError
+
+    try:
+        return resolve_many(boards, time_limit=time_limit)
+    except EncodingError as err:
+        fail(f"internal error in the encoding: {err}", code=INTERNAL_ERROR)
+    except TimeLimitExceeded as err:
+        fail(f"--time-limit: {err} ({engine} engine, one batch)", code=TIME_LIMIT)
 
 
 @app.command()
@@ -263,7 +288,7 @@ def crosscheck(
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
     from .progress import make_progress
-    from .resolve import resolve as riftasp
+    from .batch import Prefetching
     from .solver import EncodingError
 
     positive(timeout, "--timeout")
@@ -273,6 +298,7 @@ def crosscheck(
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts
+    riftasp = Prefetching(loaded)  # riftasp's side in batches (riftasp/batch.py)
     other = _engine(engine, persistent, timeout, expand_cards)
     report = CrosscheckReport(other.name, [], skipped)
     progress = make_progress("crosscheck", len(loaded), as_json)

@@ -1,7 +1,9 @@
-"""The library entry point: `resolve(board) -> Resolution` with the ASP resolver."""
+"""The library entry point: `resolve(board) -> Resolution` with the ASP resolver, and
+`resolve_many(boards)` for many boards at once (riftasp/batch.py)."""
 
 from __future__ import annotations
 
+from .batch import resolve_many  # noqa: F401 - re-exported: the library's batch entry point
 from .decode import decode
 from .facts import board_facts
 from .model import Board

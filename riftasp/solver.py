@@ -85,15 +85,16 @@ def run(
     deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
-        symbols = _solve_once(facts + "".join(carried), ruleset, max_steps, stats, strict, deadline)
+        symbols = solve_round(facts + "".join(carried), ruleset, stats, deadline, max_steps, strict)
         withdrawn = [s for s in symbols if s.name == "withdraw"]
         if not withdrawn:
             return symbols, stats
-        carried += _next_round(symbols, stats)
+        carried += next_round_facts(symbols, stats)
 
 
-def _next_round(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
-    """Facts for the next round: the withdrawn applications and the paradoxes recorded."""
+def next_round_facts(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
+    """Facts for the next round: the withdrawn applications and the paradoxes recorded (with the
+    round number `stats.rounds`); the withdrawals are added to `stats.withdrawn`."""
     failed: dict[tuple, list[str]] = {}
     because: dict[tuple, list[tuple]] = {}
     facts: list[str] = []
@@ -122,9 +123,11 @@ def _next_round(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
     return facts
 
 
-def _solve_once(
-    facts: str, ruleset: str, max_steps: int, stats: SolveStats, strict: bool, deadline: Deadline
+def solve_round(
+    facts: str, ruleset: str, stats: SolveStats, deadline: Deadline, max_steps: int = 100_000, strict: bool = False
 ) -> list[clingo.Symbol]:
+    """One round: ground the procedure's calls until every object finished, then the final part;
+    the model's shown symbols."""
     messages: list[str] = []
     ctl = clingo.Control(
         ["--models=2"], logger=lambda _code, msg: messages.append(msg), message_limit=20

@@ -182,7 +182,9 @@ def test_a_link_to_dev_zero_is_refused_before_reading(tmp_path: Path):
 def test_a_directory_and_a_missing_file(tmp_path: Path):
     (tmp_path / "d.lp").mkdir()
     folder = tmp_path / "d.lp"
-    assert one_line_error(cli("resolve", folder)) == f"{folder}: file: is a directory, not a board file"
+    assert one_line_error(cli("facts", folder)) == f"{folder}: file: is a directory, not a board file"
+    # `resolve` takes folders of boards: one without any is an error too.
+    assert one_line_error(cli("resolve", folder)) == f"no board files found in {folder}"
     assert one_line_error(cli("facts", tmp_path / "no.yaml")) == f"{tmp_path / 'no.yaml'}: file: no such file"
 
 

@@ -1,0 +1,195 @@
+"""Many boards in one program: `resolve_many(boards) -> [Resolution]`, identical to resolving
+each board alone, at a fraction of the cost per board.
+
+Small boards spend most of their time in clingo's fixed costs (loading and grounding the
+encoding, a ground call per step). A batch pays them once: each board's object and effect ids
+get the prefix `K:` (ids never contain ":", so prefixed ids cannot collide), each board's
+objects and ongoing effects are put in scope K (`in_scope/2`, encodings/core/instances.lp: a
+filter reaches only its own board), and the shown atoms are split by board again and the
+prefixes removed before decoding. Boards of one batch share the ruleset and the settings (the
+encoding reads them as global facts), so boards are grouped by those first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+
+import clingo
+
+from .decode import decode
+from .facts import board_facts
+from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
+from .result import Resolution
+from .limits import Deadline
+from .solver import RoundWithdrawal, SolveStats, next_round_facts, ruleset_facts, solve_round
+from .terms import quote
+
+BATCH_SIZE = 100  # boards per program: past ~100 small boards the gain per board levels off
+
+
+def resolve_many(
+    boards: Iterable[Board], batch_size: int = BATCH_SIZE, time_limit: float | None = None
+) -> list[Resolution]:
+    """Each board's Resolution, in order, as `riftasp.resolve.resolve` gives it. `time_limit`
+    (seconds) applies to each batch, as to one board in `resolve`."""
+    boards = list(boards)
+    results: list[Resolution | None] = [None] * len(boards)
+    for positions in _batches(boards, batch_size):
+        for position, resolution in zip(positions, _resolve_batch([boards[i] for i in positions], time_limit)):
+            results[position] = resolution
+    return results  # type: ignore[return-value]
+
+
+class Prefetching:
+    """riftasp's resolution of boards asked for one at a time, in about the order given: the
+    first request for a board resolves it with the boards after it, `batch_size` at a time
+    (crosscheck asks board by board, between the other engine's answers)."""
+
+    def __init__(self, boards: Iterable[Board], batch_size: int = BATCH_SIZE) -> None:
+        self.boards = list(boards)
+        self.position = {id(b): i for i, b in enumerate(self.boards)}
+        self.batch_size = batch_size
+        self.done: dict[int, Resolution] = {}
+
+    def __call__(self, board: Board) -> Resolution:
+        if id(board) not in self.done:
+            start = self.position.get(id(board))
+            chunk = [board] if start is None else [
+                b for b in self.boards[start:start + self.batch_size] if id(b) not in self.done
+            ]
+            for b, resolution in zip(chunk, resolve_many(chunk, self.batch_size)):
+                self.done[id(b)] = resolution
+        return self.done[id(board)]
+
+
+def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
+    groups: dict[tuple, list[int]] = {}
+    for i, board in enumerate(boards):
+        groups.setdefault((board.ruleset, board.settings), []).append(i)
+    for members in groups.values():
+        for start in range(0, len(members), size):
+            yield members[start:start + size]
+
+
+def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list[Resolution]:
+    """Round by round, as riftasp.solver.run does for one board; a board whose round withdrew
+    nothing is done, the others go on together with their withdrawals excluded."""
+    ruleset = boards[0].ruleset
+    split = _Splitter(boards)
+    facts = [_scoped_facts(board, k) for k, board in enumerate(boards)]
+    carried: list[list[str]] = [[] for _ in boards]
+    stats = [SolveStats() for _ in boards]
+    final: list[list[clingo.Symbol]] = [[] for _ in boards]
+    deadline = Deadline(time_limit)
+    active = list(range(len(boards)))
+    while active:
+        program = ruleset_facts(ruleset) + "".join(facts[k] + "".join(carried[k]) for k in active)
+        symbols = solve_round(program, ruleset, SolveStats(), deadline)
+        shown: dict[int, list[clingo.Symbol]] = {k: [] for k in active}
+        for sym in symbols:
+            k = split.board_of(sym)
+            for part in (shown.values() if k is None else [shown[k]]):  # None: the same for all
+                part.append(sym)
+        going_on = []
+        for k in active:
+            stats[k].rounds += 1
+            if any(sym.name == "withdraw" for sym in shown[k]):
+                carried[k] += next_round_facts(shown[k], stats[k])
+                going_on.append(k)
+            else:
+                final[k] = shown[k]
+        active = going_on
+    return [
+        decode([split.strip(sym, k) for sym in final[k]], ruleset, [_stripped(w, split, k) for w in stats[k].withdrawn])
+        for k in range(len(boards))
+    ]
+
+
+def _stripped(w: RoundWithdrawal, split: _Splitter, k: int) -> RoundWithdrawal:
+    return replace(
+        w,
+        instance=split.strip(w.instance, k),
+        object=split.strip(w.object, k),
+        because=tuple((split.strip(i, k), split.strip(o, k)) for i, o in w.because),
+    )
+
+
+def _scoped_facts(board: Board, k: int) -> str:
+    scoped = prefixed(board, f"{k}:")
+    scope = [f"in_scope({quote(o.id)},{k})." for o in scoped.objects]
+    scope += [f"in_scope({quote(e.id)},{k})." for e in scoped.effects]
+    return board_facts(scoped) + "\n".join(scope) + "\n"
+
+
+def prefixed(board: Board, prefix: str) -> Board:
+    """The board with every object and effect id, and every reference to one, prefixed."""
+    def ref(oid: str | None) -> str | None:
+        return None if oid is None else prefix + oid
+
+    def effect(e: Effect) -> Effect:
+        target = e.target
+        if target.ids:
+            target = Target(target.kind, tuple(prefix + i for i in target.ids), target.filter)
+        op = replace(e.op, of=ref(e.op.of)) if e.op.of is not None else e.op
+        conditions = tuple(
+            c if c.of in SYMBOLIC_REFS else replace(c, of=prefix + c.of) for c in e.conditions
+        )
+        return replace(e, id=prefix + e.id, op=op, target=target, conditions=conditions,
+                       source=ref(e.source))
+
+    def obj(o: GameObject) -> GameObject:
+        return replace(o, id=prefix + o.id, attached_to=ref(o.attached_to),
+                       rules_text=tuple(map(effect, o.rules_text)),
+                       effect_text=tuple(map(effect, o.effect_text)))
+
+    return replace(board, objects=tuple(map(obj, board.objects)), effects=tuple(map(effect, board.effects)))
+
+
+class _Splitter:
+    """Which board a shown atom belongs to, and the atom with that board's prefix removed."""
+
+    def __init__(self, boards: list[Board]) -> None:
+        self.owner: dict[str, tuple[int, str]] = {}  # prefixed id -> (board, id)
+        self._boards: dict[clingo.Symbol, int | None] = {}
+        self._stripped: dict[clingo.Symbol, clingo.Symbol] = {}  # a symbol belongs to one board
+        for k, board in enumerate(boards):
+            ids = [o.id for o in board.objects] + [e.id for e in board.effects]
+            ids += [e.id for o in board.objects for e in (*o.rules_text, *o.effect_text)]
+            for i in ids:
+                self.owner[f"{k}:{i}"] = (k, i)
+
+    def board_of(self, sym: clingo.Symbol) -> int | None:
+        # (Memoised: the same instance and object terms recur in many atoms, and every symbol
+        # access crosses into C.)
+        if sym in self._boards:
+            return self._boards[sym]
+        self._boards[sym] = k = self._board_of(sym)
+        return k
+
+    def _board_of(self, sym: clingo.Symbol) -> int | None:
+        if sym.type == clingo.SymbolType.String:
+            found = self.owner.get(sym.string)
+            return None if found is None else found[0]
+        if sym.type == clingo.SymbolType.Function:
+            for arg in sym.arguments:
+                k = self.board_of(arg)
+                if k is not None:
+                    return k
+        return None
+
+    def strip(self, sym: clingo.Symbol, k: int) -> clingo.Symbol:
+        if sym not in self._stripped:
+            self._stripped[sym] = self._strip(sym, k)
+        return self._stripped[sym]
+
+    def _strip(self, sym: clingo.Symbol, k: int) -> clingo.Symbol:
+        if sym.type == clingo.SymbolType.String:
+            found = self.owner.get(sym.string)
+            return clingo.String(found[1]) if found is not None and found[0] == k else sym
+        if sym.type == clingo.SymbolType.Function and sym.arguments:
+            return clingo.Function(sym.name, [self.strip(a, k) for a in sym.arguments], sym.positive)
+        return sym
+
+
+__all__ = ["BATCH_SIZE", "Prefetching", "prefixed", "resolve_many"]

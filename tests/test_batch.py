@@ -1,0 +1,104 @@
+"""Many boards in one program (riftasp/batch.py, issue 9): `resolve_many` gives every board
+exactly what resolving it alone gives, traces included, and a board's filters never reach
+another board's objects."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from budget import budget
+from conftest import EXAMPLE_BOARDS
+from riftasp.batch import prefixed, resolve_many
+from riftasp.board_io import board_from_dict, load_board
+from riftasp.cli import app
+from riftasp.fuzz import fixed_constants
+from riftasp.resolve import resolve
+from riftasp.strategies import boards as board_strategy
+
+
+def alone_and_together(boards, batch_size=100):
+    together = resolve_many(boards, batch_size=batch_size)
+    return [resolve(b).to_json() for b in boards], [r.to_json() for r in together]
+
+
+def test_every_example_resolves_in_a_batch_as_it_does_alone():
+    boards = [load_board(p) for p in EXAMPLE_BOARDS]
+    alone, together = alone_and_together(boards)
+    assert together == alone
+
+
+def generated(count: int, seed: int) -> list:
+    drawn: list = []
+
+    @hypothesis_seed(seed)
+    @settings(database=None, max_examples=count, phases=(Phase.generate,), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(board_strategy())
+    def collect(data) -> None:
+        drawn.append(data)
+
+    with fixed_constants():
+        collect()
+    return [board_from_dict(d, f"generated[{i}]") for i, d in enumerate(drawn)]
+
+
+def test_generated_boards_resolve_in_batches_as_they_do_alone():
+    # The fuzzing corpus reaches copies, loops, control changes and withdrawals (lost support,
+    # paradoxes), so batches hold boards that need several rounds beside boards that need one.
+    boards = generated(budget(60, 1000), seed=7)
+    alone, together = alone_and_together(boards, batch_size=25)
+    assert [i for i, (a, b) in enumerate(zip(alone, together)) if a != b] == []
+
+
+def unit(oid: str, might: int, controller: str = "alice") -> dict:
+    return {"id": oid, "name": oid.upper(), "type": "unit", "owner": controller, "zone": "base",
+            "might": might}
+
+
+def aura_board(*units: dict) -> dict:
+    return {"ruleset": "riftbound", "players": ["alice", "bob"], "objects": list(units),
+            "effects": [{"id": "aura", "controller": "alice", "timestamp": 1,
+                         "op": {"op": "plus", "amount": 1},
+                         "target": {"filter": {"type": "unit", "relation": "friendly"}}}]}
+
+
+def test_a_filter_reaches_only_its_own_boards_objects():
+    # Both boards use the ids "aura" and "u1"; each aura gives +1 to its own board's units only.
+    first = board_from_dict(aura_board(unit("u1", 2), unit("u2", 3)))
+    second = board_from_dict(aura_board(unit("u1", 4)))
+    one, two = resolve_many([first, second])
+    assert (one.objects["u1"].might, one.objects["u2"].might, two.objects["u1"].might) == (3, 4, 5)
+    assert [a.effect for a in two.applied["u1"]] == ["aura"]
+
+
+def test_boards_with_different_settings_go_to_different_batches_and_keep_their_order():
+    immediate = aura_board(unit("u1", 1))
+    immediate["settings"] = {"condition_timing": "immediate"}
+    boards = [board_from_dict(aura_board(unit("u1", 1))), board_from_dict(immediate),
+              board_from_dict(aura_board(unit("u1", 7)))]
+    alone, together = alone_and_together(boards)
+    assert together == alone
+    assert [r["objects"]["u1"]["might"] for r in together] == [2, 2, 8]
+
+
+def test_prefixing_renames_every_id_and_every_reference_to_one():
+    board = load_board(EXAMPLE_BOARDS[0].with_name("copy.json"))
+    renamed = prefixed(board, "3:")
+    assert all(o.id.startswith("3:") for o in renamed.objects)
+    assert all(e.id.startswith("3:") and (e.op.of is None or e.op.of.startswith("3:"))
+               for e in renamed.effects)
+
+
+def test_resolve_takes_several_boards_and_prints_json_lines(tmp_path):
+    from typer.testing import CliRunner
+
+    paths = [EXAMPLE_BOARDS[0], EXAMPLE_BOARDS[1]]
+    result = CliRunner().invoke(app, ["resolve", *map(str, paths), "--json"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    for path, line in zip(paths, lines):
+        alone = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        assert line == {"board": str(path), **alone}
