@@ -42,25 +42,35 @@ def resolve_many(
 
 
 class Prefetching:
-    """riftasp's resolution of boards asked for one at a time, in about the order given: the
-    first request for a board resolves it with the boards after it, `batch_size` at a time
-    (crosscheck asks board by board, between the other engine's answers)."""
+    """riftasp's resolution of boards asked for one at a time: the first request for a queued
+    board resolves it with the queued boards after it, `batch_size` at a time; a board not
+    queued is resolved alone. Answers are kept by board (boards are frozen dataclasses), so a
+    board asked for again costs nothing. crosscheck queues its board files; fuzz queues the
+    boards a hypothesis run is about to draw."""
 
-    def __init__(self, boards: Iterable[Board], batch_size: int = BATCH_SIZE) -> None:
-        self.boards = list(boards)
-        self.position = {id(b): i for i, b in enumerate(self.boards)}
+    def __init__(self, boards: Iterable[Board] = (), batch_size: int = BATCH_SIZE) -> None:
         self.batch_size = batch_size
-        self.done: dict[int, Resolution] = {}
+        self.done: dict[Board, Resolution] = {}
+        self.alone = 0  # boards that were not queued (each resolved in a program of its own)
+        self.queue: list[Board] = []
+        self.position: dict[Board, int] = {}
+        self.enqueue(boards)
+
+    def enqueue(self, boards: Iterable[Board]) -> None:
+        """Boards about to be asked for, in order (replacing the earlier queue)."""
+        self.queue = list(dict.fromkeys(boards))
+        self.position = {b: i for i, b in enumerate(self.queue)}
 
     def __call__(self, board: Board) -> Resolution:
-        if id(board) not in self.done:
-            start = self.position.get(id(board))
+        if board not in self.done:
+            start = self.position.get(board)
+            self.alone += start is None
             chunk = [board] if start is None else [
-                b for b in self.boards[start:start + self.batch_size] if id(b) not in self.done
+                b for b in self.queue[start:start + self.batch_size] if b not in self.done
             ]
             for b, resolution in zip(chunk, resolve_many(chunk, self.batch_size)):
-                self.done[id(b)] = resolution
-        return self.done[id(board)]
+                self.done[b] = resolution
+        return self.done[board]
 
 
 def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:

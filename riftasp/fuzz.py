@@ -170,8 +170,10 @@ def fuzz(
     Hypothesis shrinks each new failure for at most `shrink_budget` engine runs, then
     `riftasp.reduce` finishes the job.
     """
-    if riftasp is None:
-        from .resolve import resolve as riftasp
+    if riftasp is None:  # riftasp's side in batches (riftasp/batch.py)
+        from .batch import Prefetching
+
+        riftasp = Prefetching()
     profile = profile or Profile()
     strategy = boards(profile=profile) if strategy is None else strategy
     report = FuzzReport(engine.name, seed, count, profile)
@@ -362,6 +364,7 @@ class _Harness:
             report_multiple_bugs=False,
         )(test)
         test = hypothesis_seed(run_seed)(test)
+        self.prefetch(strategy, run_seed, budget)
         shrunk: _Disagreed | None = None
         try:
             with fixed_constants():
@@ -387,6 +390,30 @@ class _Harness:
                 self.record(shrunk.board, shrunk.found)
         self.progress.update(phase=None)
         return True
+
+    def prefetch(self, strategy: st.SearchStrategy[dict[str, Any]], run_seed: int, budget: int) -> None:
+        """Queue for riftasp the boards this run will draw, so that they resolve in batches.
+
+        Until a test fails, hypothesis draws the same boards for the same seed and settings
+        whatever the test does with them, so a dry run that only collects them foretells the
+        run; a board drawn after a failure (while shrinking) is resolved alone.
+        """
+        enqueue = getattr(self.riftasp, "enqueue", None)
+        if enqueue is None:
+            return
+        drawn: list[dict[str, Any]] = []
+
+        def draw(data: dict[str, Any]) -> None:
+            drawn.append(data)
+
+        collect = given(strategy)(draw)
+        collect = settings(
+            database=None, max_examples=budget, deadline=None, derandomize=False,
+            phases=(Phase.generate,), suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+        )(collect)  # fmt: skip
+        with fixed_constants():
+            hypothesis_seed(run_seed)(collect)()
+        enqueue(board_from_dict(data, self.source) for data in drawn)
 
     def settle(self, board: dict[str, Any], found: Found, depth: int, first: bool = True) -> None:
         """Reduce a failing board, record its signature, then look for other defects on it by

@@ -102,3 +102,16 @@ def test_resolve_takes_several_boards_and_prints_json_lines(tmp_path):
     for path, line in zip(paths, lines):
         alone = json.loads(path.with_name(path.stem + ".expected.json").read_text())
         assert line == {"board": str(path), **alone}
+
+
+def test_fuzzing_resolves_the_boards_it_draws_in_batches():
+    # The dry run foretells hypothesis's draws: without a disagreement no board is resolved alone.
+    from riftasp.batch import Prefetching
+    from riftasp.engines import make_engine
+    from riftasp.fuzz import fuzz
+
+    riftasp = Prefetching()
+    engine = make_engine("reference")
+    report = fuzz(engine, seed=11, count=40, riftasp=riftasp)
+    assert (report.generated, len(report.counterexamples)) == (40, 0)
+    assert riftasp.alone == 0 and len(riftasp.done) >= 30
