@@ -12,7 +12,7 @@ encoding reads them as global facts), so boards are grouped by those first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 import clingo
@@ -43,10 +43,17 @@ def resolve_many(
 
 class Prefetching:
     """riftasp's resolution of boards asked for one at a time: the first request for a queued
-    board resolves it with the queued boards after it, `batch_size` at a time; a board not
-    queued is resolved alone. Answers are kept by board (boards are frozen dataclasses), so a
-    board asked for again costs nothing. crosscheck queues its board files; fuzz queues the
-    boards a hypothesis run is about to draw."""
+    board resolves it with the queued boards after it, `batch_size` at a time. Answers are kept
+    by board (boards are frozen dataclasses), so a board asked for again costs nothing.
+
+    crosscheck queues its board files. fuzz cannot know a hypothesis run's boards before it
+    draws them, so it gives a `foretell(n)` that returns the first n boards the run will draw:
+    when a board is not queued, the queue grows to twice as many boards as were asked for so
+    far (at least `FIRST_WINDOW`), so a run that stops early foretells little, and a long one
+    about twice what it uses. A board foretold wrongly is simply resolved alone.
+    """
+
+    FIRST_WINDOW = 16
 
     def __init__(self, boards: Iterable[Board] = (), batch_size: int = BATCH_SIZE) -> None:
         self.batch_size = batch_size
@@ -54,6 +61,8 @@ class Prefetching:
         self.alone = 0  # boards that were not queued (each resolved in a program of its own)
         self.queue: list[Board] = []
         self.position: dict[Board, int] = {}
+        self.foretell: Callable[[int], list[Board]] | None = None
+        self.asked = 0
         self.enqueue(boards)
 
     def enqueue(self, boards: Iterable[Board]) -> None:
@@ -61,8 +70,16 @@ class Prefetching:
         self.queue = list(dict.fromkeys(boards))
         self.position = {b: i for i, b in enumerate(self.queue)}
 
+    def start(self, foretell: Callable[[int], list[Board]] | None) -> None:
+        """A new sequence of requests (a fuzz run), foretold by `foretell`."""
+        self.foretell, self.asked = foretell, 0
+        self.enqueue(())
+
     def __call__(self, board: Board) -> Resolution:
+        self.asked += 1
         if board not in self.done:
+            if board not in self.position and self.foretell is not None:
+                self.enqueue(self.foretell(max(self.FIRST_WINDOW, 2 * self.asked)))
             start = self.position.get(board)
             self.alone += start is None
             chunk = [board] if start is None else [

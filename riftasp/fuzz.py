@@ -195,6 +195,10 @@ def fuzz(
     return report
 
 
+class _Enough(Exception):
+    """A dry run has drawn the boards it was asked to foretell."""
+
+
 class _Harness:
     """Both engines (and the checker) on boards, and the bookkeeping of signatures."""
 
@@ -350,6 +354,7 @@ class _Harness:
                 return
             target.update(kinds(found))
             last_failing[:] = [_Disagreed(data, found)]
+            self.stop_foretelling()  # what shrinking tries cannot be foretold
             raise last_failing[0]
 
         test = given(strategy)(check)
@@ -379,6 +384,7 @@ class _Harness:
             if not last_failing:
                 raise
             shrunk = last_failing[0]
+        self.stop_foretelling()
         if shrunk is None:
             return False
         self.progress.update(phase="shrinking")
@@ -392,28 +398,42 @@ class _Harness:
         return True
 
     def prefetch(self, strategy: st.SearchStrategy[dict[str, Any]], run_seed: int, budget: int) -> None:
-        """Queue for riftasp the boards this run will draw, so that they resolve in batches.
+        """Let riftasp foretell the boards this run will draw, so that they resolve in batches.
 
         Until a test fails, hypothesis draws the same boards for the same seed and settings
-        whatever the test does with them, so a dry run that only collects them foretells the
-        run; a board drawn after a failure (while shrinking) is resolved alone.
+        whatever the test does with them, so a dry run that collects the first n of them (and
+        then stops) foretells the run; a board drawn after a failure (while shrinking) is
+        resolved alone.
         """
-        enqueue = getattr(self.riftasp, "enqueue", None)
-        if enqueue is None:
+        start = getattr(self.riftasp, "start", None)
+        if start is None:
             return
-        drawn: list[dict[str, Any]] = []
 
-        def draw(data: dict[str, Any]) -> None:
-            drawn.append(data)
+        def foretell(n: int) -> list[Board]:
+            drawn: list[dict[str, Any]] = []
 
-        collect = given(strategy)(draw)
-        collect = settings(
-            database=None, max_examples=budget, deadline=None, derandomize=False,
-            phases=(Phase.generate,), suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-        )(collect)  # fmt: skip
-        with fixed_constants():
-            hypothesis_seed(run_seed)(collect)()
-        enqueue(board_from_dict(data, self.source) for data in drawn)
+            def draw(data: dict[str, Any]) -> None:
+                if len(drawn) >= n:
+                    raise _Enough()
+                drawn.append(data)
+
+            collect = settings(  # the run's settings, but generation only
+                database=None, max_examples=budget, deadline=None, derandomize=False,
+                phases=(Phase.generate,), suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+            )(given(strategy)(draw))  # fmt: skip
+            try:
+                with fixed_constants():
+                    hypothesis_seed(run_seed)(collect)()
+            except _Enough:
+                pass
+            return [board_from_dict(data, self.source) for data in drawn]
+
+        start(foretell)
+
+    def stop_foretelling(self) -> None:
+        start = getattr(self.riftasp, "start", None)
+        if start is not None:
+            start(None)
 
     def settle(self, board: dict[str, Any], found: Found, depth: int, first: bool = True) -> None:
         """Reduce a failing board, record its signature, then look for other defects on it by
