@@ -18,7 +18,7 @@ Listing is the tuple (object index, part, position, 0) that breaks timestamp tie
 
 from __future__ import annotations
 
-from .listing import listing_term, ongoing_slots, text_slots
+from .listing import listing_term, ongoing_listing, text_listing, text_parts
 from .model import Board, Effect
 from .terms import condition_term, op_terms, quote, target_facts
 
@@ -58,13 +58,14 @@ def board_facts(board: Board) -> str:
             lines.append(f"attached({o},{quote(obj.attached_to)},{stamp}).")
         if obj.might_bonus is not None:
             lines.append(f"might_bonus({o},{obj.might_bonus}).")
-        for slot in text_slots(index, obj):
-            lines.append(f"text({o},{quote(slot.effect.id)},{slot.part},{listing_term(slot.listing)}).")
-            lines += effect_facts(slot.effect)
-    for slot in ongoing_slots(board):
-        effect = slot.effect
+        for part, effects in text_parts(obj):
+            for position, effect in enumerate(effects):
+                listing = listing_term(text_listing(index, part, position))
+                lines.append(f"text({o},{quote(effect.id)},{part},{listing}).")
+                lines += effect_facts(effect)
+    for position, effect in enumerate(board.effects):
         e = quote(effect.id)
-        lines.append(f"ongoing({e},{listing_term(slot.listing)}).")
+        lines.append(f"ongoing({e},{listing_term(ongoing_listing(len(board.objects), position))}).")
         if effect.controller is not None:
             lines.append(f"effect_controller({e},{quote(effect.controller)}).")
         if effect.source is not None:

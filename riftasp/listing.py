@@ -6,7 +6,7 @@ slot and one slot per bonus keyword of the ruleset (by name); then the board's o
 A slot's *listing* is a tuple that sorts in that order: (object index, part, position, 0) for an
 object's slots, (number of objects + position, 0, 0, 0) for an ongoing effect. `riftasp facts`
 writes the listings of text and ongoing effects, a `.lp` board must give exactly those, and the
-encoding (encodings/instances.lp) spells the same buff, bonus and keyword listings.
+encoding spells the same buff, bonus and keyword listings in its order keys (`static_key/3`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,16 @@ from typing import NamedTuple
 
 from .model import Board, Effect, GameObject
 
-# An object's slots in order: the second component of their listings.
-PARTS = {"rules": 0, "effect": 1, "buff": 2, "bonus": 3, "keyword": 4}
 TEXT_PARTS = ("rules", "effect")
+# An object's slots in order: the second component of their listings.
+PARTS = {part: number for number, part in enumerate((*TEXT_PARTS, "buff", "bonus", "keyword"))}
 
 Listing = tuple[int, int, int | str, int]  # a keyword slot's position is the keyword
 
 
 class Slot(NamedTuple):
+    """A place in listing order, and what stands there."""
+
     part: str  # a key of PARTS, or "ongoing"
     listing: Listing
     obj: GameObject | None  # the object whose slot it is; None for an ongoing effect
@@ -46,13 +48,16 @@ def listing_term(listing: Listing) -> str:
     return "(%s,%s,%s,%s)" % listing
 
 
+def text_parts(obj: GameObject) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
+    """The object's text in listing order: its rules text, then its Effect Text."""
+    return (("rules", obj.rules_text), ("effect", obj.effect_text))
+
+
 def text_slots(index: int, obj: GameObject) -> Iterator[Slot]:
-    """The object's text effects: rules text, then Effect Text."""
-    for part, effects in (("rules", obj.rules_text), ("effect", obj.effect_text)):
-        number = PARTS[part]
+    """The slots of the object's text effects (`index` is its board index)."""
+    for part, effects in text_parts(obj):
         for position, effect in enumerate(effects):
-            # text_listing(index, part, position), inlined: this runs for every effect of a board.
-            yield Slot(part, (index, number, position, 0), obj, index, position, effect)
+            yield Slot(part, text_listing(index, part, position), obj, index, position, effect)
 
 
 def ongoing_slots(board: Board) -> Iterator[Slot]:

@@ -33,7 +33,7 @@ from ..resources import rulesets
 from ..terms import decode_condition, decode_ops, decode_target, quote
 from .card_lookup import recognise_card
 from .errors import Invalid, joined, shown
-from .fields import CONDITION_PARAMETERS, FILTER, KEYWORD_NAME_RE, RESERVED_PLAYERS, SETTINGS, Kind
+from .fields import CONDITION_PARAMETERS, FILTER, KEYWORD_NAME_RE, RESERVED_PLAYERS, SETTINGS, TEXT_KEYS, Kind
 from .lp_parsing import Term
 
 # Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
@@ -370,8 +370,7 @@ def _fact_object(
         buffed=bool(own["buff"]),
         buff_since=None if buff_since == since else buff_since,
         might_bonus=value("might_bonus", "int", "the Might Bonus"),
-        rules_text=_fact_text(own["text"], index, "rules", effects),
-        effect_text=_fact_text(own["text"], index, "effect", effects),
+        **_fact_texts(own["text"], index, effects),
     )
 
 
@@ -381,10 +380,15 @@ def _fact_keyword(sym: clingo.Symbol) -> Keyword:
     return Keyword(name, number or None)
 
 
-def _fact_text(syms: list[clingo.Symbol], index: int, part: str, effects: dict[str, Effect]) -> tuple[Effect, ...]:
-    """One part of an object's text, in listing order."""
-    mine = [s for s in syms if _arg(s, 2, TEXT_PARTS, "the text part") == part]
-    listed = sorted((_listing(s, 3), s) for s in mine)
-    for position, (listing, sym) in enumerate(listed):
-        _expect_listing(sym, listing, text_listing(index, part, position))
-    return tuple(effects[_arg(sym, 1, "str", "the effect id")] for _, sym in listed)
+def _fact_texts(syms: list[clingo.Symbol], index: int, effects: dict[str, Effect]) -> dict[str, tuple[Effect, ...]]:
+    """The object's rules text and Effect Text (by the model's names), each in listing order."""
+    by_part: dict[str, list[clingo.Symbol]] = {part: [] for part in TEXT_PARTS}
+    for sym in syms:
+        by_part[_arg(sym, 2, TEXT_PARTS, "the text part")].append(sym)
+    texts = {}
+    for part, mine in by_part.items():
+        listed = sorted((_listing(s, 3), s) for s in mine)
+        for position, (listing, sym) in enumerate(listed):
+            _expect_listing(sym, listing, text_listing(index, part, position))
+        texts[TEXT_KEYS[part]] = tuple(effects[_arg(sym, 1, "str", "the effect id")] for _, sym in listed)
+    return texts
