@@ -28,6 +28,7 @@ from typing import Any
 
 from .board_io import board_from_dict
 from .keywords import BONUS, NON_SUMMING, SUMMING
+from .listing import listed_effects
 from .model import Board, Condition, Effect, GameObject
 
 CLASSES = ("A", "B", "C", "D", "E", "F", "G")
@@ -69,9 +70,7 @@ class _Board:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.objects = {o.id: o for o in board.objects}
-        self.placed = [Placed(e, o, part) for o in board.objects
-                       for part, texts in (("rules", o.rules_text), ("effect", o.effect_text)) for e in texts]
-        self.placed += [Placed(e, None, "ongoing") for e in board.effects]  # fmt: skip
+        self.placed = [Placed(slot.effect, slot.obj, slot.part) for slot in listed_effects(board)]
 
     def targets(self, p: Placed) -> set[str]:
         t = p.effect.target

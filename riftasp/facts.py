@@ -18,10 +18,9 @@ Listing is the tuple (object index, part, position, 0) that breaks timestamp tie
 
 from __future__ import annotations
 
+from .listing import listing_term, ongoing_listing, text_listing, text_parts
 from .model import Board, Effect
 from .terms import condition_term, op_terms, quote, target_facts
-
-TEXT_PART = {"rules": 0, "effect": 1}
 
 
 def board_facts(board: Board) -> str:
@@ -59,15 +58,14 @@ def board_facts(board: Board) -> str:
             lines.append(f"attached({o},{quote(obj.attached_to)},{stamp}).")
         if obj.might_bonus is not None:
             lines.append(f"might_bonus({o},{obj.might_bonus}).")
-        for part, effects in (("rules", obj.rules_text), ("effect", obj.effect_text)):
+        for part, effects in text_parts(obj):
             for position, effect in enumerate(effects):
-                listing = f"({index},{TEXT_PART[part]},{position},0)"
+                listing = listing_term(text_listing(index, part, position))
                 lines.append(f"text({o},{quote(effect.id)},{part},{listing}).")
                 lines += effect_facts(effect)
-    first_effect_index = len(board.objects)
     for position, effect in enumerate(board.effects):
         e = quote(effect.id)
-        lines.append(f"ongoing({e},({first_effect_index + position},0,0,0)).")
+        lines.append(f"ongoing({e},{listing_term(ongoing_listing(len(board.objects), position))}).")
         if effect.controller is not None:
             lines.append(f"effect_controller({e},{quote(effect.controller)}).")
         if effect.source is not None:

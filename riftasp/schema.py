@@ -1,37 +1,51 @@
 """The JSON Schema (draft 2020-12) of the board format, docs/board-format.md.
 
-It describes the shape `riftasp.board_io` accepts: keys, types, enumerations and where `self`,
-`bearer` and `target` may appear. What a schema cannot say (ids that must exist, attachment
-cycles, duplicate effect ids across objects) only the reader checks, so every board the reader
-accepts validates, and a board that fails the schema is rejected by the reader too.
+It is derived from the format's description in `riftasp.board_io.fields`, which the reader's
+shape checks follow too: its parts, keys, kinds and enumerations, and the rules between keys.
+This module only says how each kind is written in JSON Schema. What a schema cannot say (ids
+that must exist, attachment cycles, duplicate effect ids across objects) only the reader
+checks, so every board the reader accepts validates, and a board that fails the schema is
+rejected by the reader too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .board_io import (
-    CONDITION_TIMINGS,
+from .board_io.fields import (
+    BOARD,
+    CONDITION_PARAMETERS,
+    CONTEXTS,
     DEFAULT_TARGET,
-    FILTER_KEYS,
-    KEYWORD_NAME,
+    EFFECT,
+    EFFECT_REQUIRED,
+    FILTER,
+    GEAR_KEYS,
+    KEYWORD_NAME_PATTERN,
     KEYWORD_PATTERN,
+    OBJECT,
+    ONGOING_ONLY,
+    OPERATION_FIELDS,
     PRINTED_KEYS,
-    RELATIONS,
+    REF,
     RESERVED_ID_CHARACTERS,
     RESERVED_PLAYERS,
-    TEXT_KEYS,
+    SETTINGS,
+    TARGET,
+    TARGET_WORDS,
+    WITHOUT_CARD_REQUIRED,
+    Kind,
+    Part,
 )
 from .cards import library
 from .limits import VALUE_MAX, VALUE_MIN
-from .model import CARD_TYPES, CONDITIONS, OPERATIONS, STATUSES, SYMBOLIC_REFS, ZONES
+from .model import STATUSES, SYMBOLIC_REFS
 from .resources import rulesets
 
 Schema = dict[str, Any]
 
-# Effects differ by where they stand: text targets default, `bearer` is Effect Text only,
-# ongoing effects need a timestamp and a controller and may have a source.
-CONTEXTS = ("rules", "effect", "ongoing")
+# Kinds whose definition depends on the effect holding them: `#/$defs/<context>_<kind>`.
+CONTEXTUAL = ("target", "condition", "ref")
 
 
 def board_schema() -> Schema:
@@ -39,23 +53,35 @@ def board_schema() -> Schema:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "riftasp board",
         "description": "A Riftbound board state; see docs/board-format.md.",
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["players", "objects"],
-        "properties": {
-            "ruleset": {"enum": rulesets()},
-            "settings": {
-                "type": "object",
-                "additionalProperties": False,
-                "properties": {"condition_timing": {"enum": list(CONDITION_TIMINGS)}},
-            },
-            "players": {"type": "array", "items": {"$ref": "#/$defs/player"}, "uniqueItems": True},
-            "active_player": {"$ref": "#/$defs/text"},
-            "objects": {"type": "array", "items": {"$ref": "#/$defs/object"}},
-            "effects": {"type": "array", "items": {"$ref": "#/$defs/ongoing_effect"}},
-        },
+        **_part(BOARD),
         "$defs": _definitions(),
     }
+
+
+def _value(kind: Kind, context: str = "") -> Schema:
+    """What a key of `kind` holds: inline, or a reference to its definition."""
+    if kind.name == "array":
+        schema: Schema = {"type": "array", "items": _value(kind.item, context)}
+        if kind.non_empty:
+            schema["minItems"] = 1
+        if kind.unique:
+            schema["uniqueItems"] = True
+        return schema
+    if kind.name == "enum":
+        return {"enum": list(kind.choices)}
+    if kind.name in _INLINE:
+        return _INLINE[kind.name]()
+    if kind.name in CONTEXTUAL:
+        return {"$ref": f"#/$defs/{context}_{kind.name}"}
+    return {"$ref": f"#/$defs/{kind.name}"}
+
+
+def _part(part: Part, context: str = "") -> Schema:
+    schema: Schema = {"type": "object", "additionalProperties": False}
+    if part.required:
+        schema["required"] = list(part.required)
+    schema["properties"] = {key: _value(kind, context) for key, kind in part.fields.items()}
+    return schema
 
 
 def _definitions() -> Schema:
@@ -69,10 +95,10 @@ def _definitions() -> Schema:
         "id": {"type": "string", "minLength": 1, "pattern": f"^[^\\u0000{RESERVED_ID_CHARACTERS}]*$"},
         "object_id": {"allOf": [{"$ref": "#/$defs/id"}, {"not": {"enum": list(SYMBOLIC_REFS)}}]},
         "keyword": {"type": "string", "pattern": f"^{KEYWORD_PATTERN}$"},
-        "keyword_name": {"type": "string", "pattern": f"^{KEYWORD_NAME}$"},
+        "keyword_name": {"type": "string", "pattern": f"^{KEYWORD_NAME_PATTERN}$"},
         "object": _object(),
         "operation": _operation(),
-        "filter": _filter(),
+        "filter": _part(FILTER),
     }
     for context in CONTEXTS:
         defs[f"{context}_effect"] = _effect(context)
@@ -88,71 +114,32 @@ def _ref(context: str) -> Schema:
     return {"anyOf": [{"enum": symbols}, {"$ref": "#/$defs/object_id"}]}
 
 
-def _unique_texts() -> Schema:
-    return {"type": "array", "items": {"$ref": "#/$defs/text"}, "uniqueItems": True}
-
-
 def _object() -> Schema:
-    properties: Schema = {
-        "id": {"$ref": "#/$defs/object_id"},
-        "card": {"enum": sorted({name for r in rulesets() for name in library(r)})},
-        "name": {"$ref": "#/$defs/text"},
-        "type": {"enum": list(CARD_TYPES)},
-        "owner": {"$ref": "#/$defs/text"},
-        "controller": {"$ref": "#/$defs/text"},
-        "zone": {"enum": list(ZONES)},
-        "location": {"$ref": "#/$defs/text"},
-        "might": {"$ref": "#/$defs/integer"},
-        "tags": _unique_texts(),
-        "keywords": {"type": "array", "items": {"$ref": "#/$defs/keyword"}, "uniqueItems": True},
-        "status": {
-            "type": "array", "items": {"enum": list(STATUSES)}, "uniqueItems": True,
-            # not attacking and defending at once
-            "not": {"allOf": [{"contains": {"const": status}} for status in STATUSES]},
-        },  # fmt: skip
-        "since": {"$ref": "#/$defs/integer"},
-        "buff": {"type": "boolean"},
-        "buff_since": {"$ref": "#/$defs/integer"},
-        "attached_to": {"$ref": "#/$defs/object_id"},
-        "attached_since": {"$ref": "#/$defs/integer"},
-        "might_bonus": {"$ref": "#/$defs/integer"},
-    }
-    for part, key in TEXT_KEYS.items():
-        properties[key] = {"type": "array", "items": {"$ref": f"#/$defs/{part}_effect"}}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["id", "owner", "zone"],
-        "properties": properties,
+    schema = _part(OBJECT)
+    # not attacking and defending at once
+    schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in STATUSES]}
+    return schema | {
         # A card gives the printed fields; without one, name and type are needed.
         "if": {"required": ["card"]},
         "then": {"not": {"anyOf": [{"required": [key]} for key in PRINTED_KEYS]}},
-        "else": {"required": ["name", "type"]},
+        "else": {"required": list(WITHOUT_CARD_REQUIRED)},
         "dependentRequired": {"attached_since": ["attached_to"], "buff_since": ["buff"]},
         # Effect Text and a Might Bonus act through an attachment: only gear has them.
         "allOf": [{
             "if": {"required": ["type"], "properties": {"type": {"not": {"const": "gear"}}}},
-            "then": {"not": {"anyOf": [{"required": ["effect_text"]}, {"required": ["might_bonus"]}]}},
+            "then": {"not": {"anyOf": [{"required": [key]} for key in GEAR_KEYS]}},
         }],  # fmt: skip
         "dependentSchemas": {"buff_since": {"properties": {"buff": {"const": True}}}},
     }
 
 
 def _effect(context: str) -> Schema:
-    properties: Schema = {
-        "id": {"$ref": "#/$defs/id"},
-        "op": {"$ref": "#/$defs/operation"},
-        "target": {"$ref": f"#/$defs/{context}_target"},
-        "conditions": {"type": "array", "items": {"$ref": f"#/$defs/{context}_condition"}, "uniqueItems": True},
-        "timestamp": {"$ref": "#/$defs/integer"},
-    }
+    keys = [key for key in EFFECT.fields if context == "ongoing" or key not in ONGOING_ONLY]
+    properties = {key: _value(EFFECT.fields[key], context) for key in keys}
     schema: Schema = {"type": "object", "additionalProperties": False, "properties": properties}
+    schema["required"] = list(EFFECT_REQUIRED[context])
     if context != "ongoing":
-        schema["required"] = ["id", "op"]
         return schema
-    properties["controller"] = {"$ref": "#/$defs/text"}
-    properties["source"] = {"$ref": "#/$defs/object_id"}
-    schema["required"] = ["id", "op", "target", "timestamp", "controller"]
     # `self` in an ongoing effect is its source: mentioning it needs one.
     schema["if"] = {
         "anyOf": [
@@ -176,92 +163,42 @@ def _mentions_self() -> Schema:
 
 
 def _target(context: str) -> Schema:
-    kinds = ["self", "bearer"] if context == "effect" else ["self"]
+    words = [word for word in TARGET_WORDS if word != "bearer" or context == "effect"]
+    forms = [_one_key(key, _value(kind, context)) for key, kind in TARGET.fields.items()]
     return {
-        "oneOf": [
-            {"enum": kinds},
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["ids"],
-                "properties": {
-                    "ids": {"type": "array", "items": {"$ref": "#/$defs/object_id"}, "uniqueItems": True}
-                },
-            },
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["filter"],
-                "properties": {"filter": {"$ref": "#/$defs/filter"}},
-            },
-        ],
+        "oneOf": [{"enum": words}, *forms],
         "description": f"default: {DEFAULT_TARGET[context]}" if context in DEFAULT_TARGET else "required",
     }
 
 
-def _filter() -> Schema:
-    fields: Schema = {
-        "type": {"enum": list(CARD_TYPES)},
-        "relation": {"enum": list(RELATIONS)},
-        "tag": {"$ref": "#/$defs/text"},
-        "zone": {"enum": list(ZONES)},
-        "location": {"$ref": "#/$defs/text"},
-        "other": {"type": "boolean"},
-    }
-    assert tuple(fields) == FILTER_KEYS
-    return {"type": "object", "additionalProperties": False, "properties": fields}
-
-
-_OP_FIELDS: dict[str, Schema] = {
-    "of": {"$ref": "#/$defs/object_id"},
-    "value": {"$ref": "#/$defs/integer"},
-    "player": {"$ref": "#/$defs/text"},
-    "tag": {"$ref": "#/$defs/text"},
-    "amount": {"$ref": "#/$defs/amount"},
-    "max": {"$ref": "#/$defs/integer"},
-    "min": {"$ref": "#/$defs/integer"},
-}
+def _one_key(key: str, value: Schema, **more: Schema) -> Schema:
+    """An object that must have `key` (and may have the keys of `more`)."""
+    return {"type": "object", "additionalProperties": False, "required": [key], "properties": {key: value, **more}}
 
 
 def _operation() -> Schema:
     variants = []
-    for name, fields in OPERATIONS.items():
-        properties: Schema = {"op": {"const": name}}
-        for field_name in fields:
-            if field_name == "keywords":
-                item = "keyword" if name == "gain_keywords" else "keyword_name"
-                properties[field_name] = {
-                    "type": "array", "items": {"$ref": f"#/$defs/{item}"}, "minItems": 1, "uniqueItems": True
-                }  # fmt: skip
-            else:
-                properties[field_name] = _OP_FIELDS[field_name]
+    for name, keys in OPERATION_FIELDS.items():
+        properties: Schema = {"op": {"const": name}} | {key: _value(kind) for key, kind in keys.items()}
         variants.append(
-            {"type": "object", "additionalProperties": False, "required": ["op", *fields], "properties": properties}
+            {"type": "object", "additionalProperties": False, "required": ["op", *keys], "properties": properties}
         )
     return {"oneOf": variants}
-
-
-_CONDITION_PARAMETERS: dict[str, Schema] = {
-    "status": {"enum": list(STATUSES)},
-    "might_at_least": {"$ref": "#/$defs/integer"},
-    "has_keyword": {"$ref": "#/$defs/keyword_name"},
-    "controlled_by": {"anyOf": [{"enum": list(RESERVED_PLAYERS)}, {"$ref": "#/$defs/text"}]},
-}
 
 
 def _condition(context: str) -> Schema:
-    ref = {"$ref": f"#/$defs/{context}_ref"}
-    mighty = {"type": "object", "additionalProperties": False, "required": ["mighty"], "properties": {"mighty": ref}}
-    variants = [mighty]
-    for kind in CONDITIONS:
-        if kind == "mighty":
-            continue
-        variants.append(
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": [kind],
-                "properties": {kind: _CONDITION_PARAMETERS[kind], "of": ref},
-            }
-        )
+    variants = []
+    for kind, parameter in CONDITION_PARAMETERS.items():
+        # `mighty` names its object itself; every other kind may name it in `of`.
+        more = {} if kind == "mighty" else {"of": _value(REF, context)}
+        variants.append(_one_key(kind, _value(parameter, context), **more))
     return {"oneOf": variants}
+
+
+_INLINE = {
+    "boolean": lambda: {"type": "boolean"},
+    "ruleset": lambda: {"enum": rulesets()},
+    "card": lambda: {"enum": sorted({name for r in rulesets() for name in library(r)})},
+    "settings": lambda: _part(SETTINGS),
+    "player_or_you": lambda: {"anyOf": [{"enum": list(RESERVED_PLAYERS)}, {"$ref": "#/$defs/text"}]},
+}

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import riftasp.board_io
-from riftasp.board_io import BoardError, board_from_dict, load_board, load_board_text
+from riftasp.board_io import BoardError, board_from_dict, load_board, load_board_text, lp_parsing, reading
 from riftasp.cli import app
 from riftasp.limits import REACH_MAX, VALUE_MAX, TimeLimitExceeded, might_reach
 from riftasp.reference import resolve as reference
@@ -195,14 +195,14 @@ def test_an_unreadable_file_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
     def denied(*args: Any, **kwargs: Any) -> int:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(riftasp.board_io.os, "open", denied)  # root reads any file: simulate it
+    monkeypatch.setattr(reading.os, "open", denied)  # root reads any file: simulate it
     assert one_line_error(cli("resolve", path)) == f"{path}: file: cannot read: permission denied"
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     path = tmp_path / "board.json"
     path.write_text(json.dumps({"players": ["a"], "objects": []}))
-    monkeypatch.setattr(riftasp.board_io, "MAX_BOARD_BYTES", 16)
+    monkeypatch.setattr(reading, "MAX_BOARD_BYTES", 16)
     assert one_line_error(cli("resolve", path)) == (
         f"{path}: file: too large: 33 bytes; a board file is at most 0 MiB (see Limits in docs/board-format.md)")
 
@@ -416,9 +416,8 @@ def ground_terms(draw: st.DrawFn, depth: int = 3) -> str:
 @given(st.lists(st.tuples(NAMES, st.lists(ground_terms(), min_size=1, max_size=3), SPACE), min_size=1, max_size=5))
 def test_plain_facts_read_as_clingo_reads_them(facts: list[tuple[str, list[str], str]]):
     text = "".join(f"{name}({','.join(arguments)}){gap}.{gap}\n" for name, arguments, gap in facts)
-    board_io = riftasp.board_io
-    fast = board_io._parse_facts(text, "b.lp")
-    program = board_io._data_only(text, "b.lp")
-    by_clingo = board_io._read_statements(program, 0, len(program), board_io._Lines(program), "b.lp")
+    fast = lp_parsing.parse_facts(text, "b.lp")
+    program = lp_parsing._data_only(text, "b.lp")
+    by_clingo = lp_parsing._read_statements(program, 0, len(program), lp_parsing._Lines(program), "b.lp")
     assert [str(t) for t in fast] == [str(t) for t in dict.fromkeys(by_clingo)]
     assert fast == list(dict.fromkeys(by_clingo))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..listing import all_slots
 from ..model import Board, Effect, GameObject, Operation, Target
 from ..ruleset_data import KeywordRules, keyword_rules
 from .graph import dependency_order, strongly_connected_components
@@ -152,29 +153,22 @@ class _Analyser:
     # -- §2: slots of the order key ------------------------------------------------------------
 
     def slots(self) -> None:
-        pos = 0
         self.text_pos: dict[str, int] = {}
         self.buff_pos: dict[str, int] = {}
         self.bonus_pos: dict[str, int] = {}
         self.keyword_pos: dict[tuple[str, str], int] = {}
         self.ongoing_pos: dict[str, int] = {}
-        for obj in self.board.objects:
-            for effect in obj.rules_text:
-                self.text_pos[effect.id] = pos
-                pos += 1
-            for effect in obj.effect_text:
-                self.text_pos[effect.id] = pos
-                pos += 1
-            self.buff_pos[obj.id] = pos
-            pos += 1
-            self.bonus_pos[obj.id] = pos
-            pos += 1
-            for keyword in sorted(self.rules.bonus):
-                self.keyword_pos[(obj.id, keyword)] = pos
-                pos += 1
-        for effect in self.board.effects:
-            self.ongoing_pos[effect.id] = pos
-            pos += 1
+        for pos, slot in enumerate(all_slots(self.board, self.rules.bonus)):
+            if slot.part == "ongoing":
+                self.ongoing_pos[slot.effect.id] = pos
+            elif slot.effect is not None:
+                self.text_pos[slot.effect.id] = pos
+            elif slot.part == "buff":
+                self.buff_pos[slot.obj.id] = pos
+            elif slot.part == "bonus":
+                self.bonus_pos[slot.obj.id] = pos
+            else:
+                self.keyword_pos[(slot.obj.id, slot.keyword)] = pos
 
     def gear_timestamp(self, gear: GameObject) -> int:
         return gear.attached_since if gear.attached_since is not None else gear.since

@@ -1,0 +1,394 @@
+"""Shape of a `.lp` board: its ground facts (lp_parsing.py) into the board model, checking the
+vocabulary of riftasp/facts.py: predicates and arities, argument types, enumerations, facts
+given once, and listings that match the board order (riftasp/listing.py). The checks on ids
+and players that every format shares follow, on the model (references.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import clingo
+
+from ..cards import library
+from ..limits import VALUE_MAX, VALUE_MIN
+from ..listing import TEXT_PARTS, Listing, listing_term, ongoing_listing, text_listing
+from ..model import (
+    CARD_TYPES,
+    STATUSES,
+    SYMBOLIC_REFS,
+    ZONES,
+    Board,
+    Condition,
+    Effect,
+    GameObject,
+    Keyword,
+    Operation,
+    Settings,
+    Target,
+)
+from ..resources import rulesets
+from ..terms import decode_condition, decode_ops, decode_target, quote
+from .card_lookup import recognise_card
+from .errors import Invalid, joined, shown
+from .fields import CONDITION_PARAMETERS, FILTER, KEYWORD_NAME_RE, RESERVED_PLAYERS, SETTINGS, TEXT_KEYS, Kind
+from .lp_parsing import Term
+
+# Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
+_VOCABULARY = {
+    "ruleset": 1, "setting": 2, "player": 1, "active_player": 1,
+    "object": 1, "object_index": 2, "name": 2, "printed_type": 2, "owner": 2,
+    "printed_controller": 2, "zone": 2, "location": 2, "printed_might": 2, "printed_tag": 2,
+    "printed_keyword": 3, "status": 2, "since": 2, "buff": 2, "attached": 3, "might_bonus": 2,
+    "text": 4, "ongoing": 2, "effect_controller": 2, "effect_source": 2, "effect_timestamp": 2,
+    "effect_op": 2, "effect_target": 2, "effect_target_id": 2, "effect_filter": 2,
+    "effect_condition": 2,
+}  # fmt: skip
+_OBJECT_FACTS = (
+    "object_index", "name", "printed_type", "owner", "printed_controller", "zone", "since",
+    "location", "printed_might", "buff", "attached", "might_bonus", "printed_tag",
+    "printed_keyword", "status", "text",
+)  # fmt: skip
+_REQUIRED_OBJECT_FACTS = ("object_index", "name", "printed_type", "owner", "printed_controller", "zone", "since")
+_SINGLE_OBJECT_FACTS = _REQUIRED_OBJECT_FACTS + ("location", "printed_might", "buff", "attached", "might_bonus")
+_EFFECT_FACTS = (
+    "effect_controller", "effect_source", "effect_timestamp", "effect_op", "effect_target",
+    "effect_target_id", "effect_filter", "effect_condition",
+)  # fmt: skip
+_SINGLE_EFFECT_FACTS = ("effect_controller", "effect_source", "effect_timestamp", "effect_target")
+
+# Argument kinds of operation, filter and condition terms: "str" a string, "int" an integer,
+# "nat" an integer ≥ 0, "kw" a keyword name string, "ref" self/bearer/target or an object id,
+# a tuple: one of these constants, "player": a player string or `you`.
+_OP_TERMS: dict[str, tuple] = {
+    "copy": ("str",), "set_might": ("int",), "increase_to": ("int",), "set_controller": ("str",),
+    "add_tag": ("str",), "remove_tag": ("str",), "gain_keyword": ("kw", "nat"),
+    "lose_keyword": ("kw",), "lose_all_abilities": (), "double": (), "plus": ("nat",),
+    "minus": ("nat",), "plus_max": ("nat", "int"), "minus_min": ("nat", "int"),
+}  # fmt: skip
+# Filter and condition terms carry the board format's fields (fields.py) as arguments: a filter
+# `type(unit)`, `other`; a condition its object, then its parameter (`status(self,attacking)`),
+# but `mighty`, whose parameter is the object: `mighty(self)`.
+_ARGUMENT_KINDS = {"text": "str", "integer": "int", "keyword_name": "kw", "ref": "ref", "player_or_you": "player"}
+
+
+def _arguments(kind: Kind) -> tuple:
+    if kind.name == "boolean":  # a flag is a constant of its own, true where it is written
+        return ()
+    return (kind.choices if kind.name == "enum" else _ARGUMENT_KINDS[kind.name],)
+
+
+_FILTER_TERMS = {key: _arguments(kind) for key, kind in FILTER.fields.items()}
+_CONDITION_TERMS = {
+    name: ("ref",) if name == "mighty" else ("ref", *_arguments(parameter))
+    for name, parameter in CONDITION_PARAMETERS.items()
+}
+
+
+def board_from_terms(terms: list[Term]) -> Board:
+    """The board the facts state (terms answer as clingo symbols do: see Term)."""
+    facts = _by_predicate(terms)
+    ruleset = _fact_ruleset(facts["ruleset"])
+    settings = _fact_settings(facts["setting"])
+    players = tuple(_arg(s, 0, "str", "a player") for s in facts["player"])
+    active = _single(facts["active_player"], "active_player fact")
+    effects = _fact_effects(facts)
+    objects = _fact_objects(facts, effects, ruleset)
+    return Board(
+        players=players,
+        active_player=_arg(active, 0, "str", "the active player") if active else None,
+        objects=objects,
+        effects=_fact_ongoing(facts["ongoing"], effects, len(objects)),
+        ruleset=ruleset,
+        settings=settings,
+    )
+
+
+def _by_predicate(atoms: list[clingo.Symbol]) -> dict[str, list[clingo.Symbol]]:
+    facts: dict[str, list[clingo.Symbol]] = defaultdict(list)
+    for sym in atoms:
+        if sym.type != clingo.SymbolType.Function or not sym.positive or sym.name == "":
+            raise Invalid(str(sym), "not a fact of the board vocabulary (riftasp/facts.py)")
+        if _VOCABULARY.get(sym.name) != len(sym.arguments):
+            raise Invalid(str(sym), f"unknown predicate {sym.name}/{len(sym.arguments)}; see riftasp/facts.py")
+        facts[sym.name].append(sym)
+    return facts
+
+
+def _grouped(
+    facts: dict[str, list[clingo.Symbol]], preds: tuple[str, ...], owners: list[str], what: str,
+    unknown: Callable[[str], str],
+) -> dict[str, dict[str, list[clingo.Symbol]]]:
+    """The facts of `preds` by owner, their first argument (`what`), which must be one of
+    `owners`: `unknown(owner)` says what is wrong with another."""
+    grouped: dict[str, dict[str, list[clingo.Symbol]]] = {owner: defaultdict(list) for owner in owners}
+    for pred in preds:
+        for sym in facts[pred]:
+            owner = _arg(sym, 0, "str", what)
+            if owner not in grouped:
+                raise Invalid(str(sym), unknown(owner))
+            grouped[owner][pred].append(sym)
+    return grouped
+
+
+def _single(syms: list[clingo.Symbol], what: str) -> clingo.Symbol | None:
+    if len(syms) > 1:
+        raise Invalid(str(syms[1]), f"a second {what}")
+    return syms[0] if syms else None
+
+
+def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
+    """Argument `index` of a fact or term, checked to be of `kind` (see _OP_TERMS)."""
+    arg = sym.arguments[index]
+    is_string = arg.type == clingo.SymbolType.String
+    is_number = arg.type == clingo.SymbolType.Number
+    is_constant = arg.type == clingo.SymbolType.Function and not arg.arguments and arg.name != ""
+    if kind in ("str", "kw"):
+        if not is_string:
+            raise Invalid(str(sym), f"{what} must be a string, e.g. \"x\"")
+        _check_fact_text(arg.string, sym, what, keyword=kind == "kw")
+        return arg.string
+    if kind in ("int", "nat"):
+        if not is_number or (kind == "nat" and arg.number < 0):
+            raise Invalid(str(sym), f"{what} must be an integer{' ≥ 0' if kind == 'nat' else ''}")
+        if abs(arg.number) > VALUE_MAX:
+            limits = f"from {0 if kind == 'nat' else VALUE_MIN} to {VALUE_MAX}"
+            raise Invalid(str(sym), f"{what} must be {limits} (see Limits in docs/board-format.md)")
+        return arg.number
+    if kind in ("ref", "player"):
+        constants = SYMBOLIC_REFS if kind == "ref" else RESERVED_PLAYERS
+        if is_string:
+            _check_fact_text(arg.string, sym, what)
+            return arg.string
+        if is_constant and arg.name in constants:
+            return arg.name
+        raise Invalid(str(sym), f"{what} must be {' or '.join(constants)} or a string")
+    if not is_constant or arg.name not in kind:
+        raise Invalid(str(sym), f"{what} must be one of {joined(kind)}")
+    return arg.name
+
+
+def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = False) -> None:
+    if not text:
+        raise Invalid(str(sym), f"{what} must not be empty")
+    if "\x00" in text:  # clingo strings cannot hold NUL
+        raise Invalid(str(sym), f"{what} must not contain a NUL character")
+    if keyword and not KEYWORD_NAME_RE.fullmatch(text):
+        raise Invalid(str(sym), f"invalid keyword name {shown(text)}")
+
+
+def _fact_ruleset(syms: list[clingo.Symbol]) -> str:
+    sym = _single(syms, "ruleset fact")
+    if sym is None:
+        return Board.ruleset
+    return _arg(sym, 0, tuple(rulesets()), "the ruleset")
+
+
+def _fact_settings(syms: list[clingo.Symbol]) -> Settings:
+    values: dict[str, str] = {}
+    for sym in syms:
+        name = _arg(sym, 0, tuple(SETTINGS.fields), "the setting")
+        if name in values:
+            raise Invalid(str(sym), f"a second value for setting {name}")
+        values[name] = _arg(sym, 1, SETTINGS.fields[name].choices, name)
+    return Settings(**values)
+
+
+# -- effects: declared by text/4 (an object's text) or ongoing/2 (the board's effects)
+
+
+def _fact_effects(facts: dict[str, list[clingo.Symbol]]) -> dict[str, Effect]:
+    """Every declared effect, decoded from its effect_* facts."""
+    declarations = [(_arg(s, 1, "str", "the effect id"), s, False) for s in facts["text"]]
+    declarations += [(_arg(s, 0, "str", "the effect id"), s, True) for s in facts["ongoing"]]
+    per_effect = _grouped(
+        facts, _EFFECT_FACTS, [e for e, _, _ in declarations], "the effect id",
+        lambda e: f"unknown effect {shown(e)} (declared by neither text/4 nor ongoing/2)",
+    )  # fmt: skip
+    # An id declared twice decodes to one effect here; the reference checks report the duplicate.
+    return {e: _fact_effect(e, decl, per_effect[e], ongoing) for e, decl, ongoing in declarations}
+
+
+def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo.Symbol]], ongoing: bool) -> Effect:
+    for pred in _SINGLE_EFFECT_FACTS:
+        if len(own[pred]) > 1:  # the message only when needed: boards have millions of facts
+            _single(own[pred], f"{pred} fact for effect {shown(effect_id)}")
+    required = ("effect_op", "effect_target") + (("effect_controller", "effect_timestamp") if ongoing else ())
+    for pred in required:
+        if not own[pred]:
+            raise Invalid(str(decl), f"missing fact {pred}/2")
+    if not ongoing:
+        for pred in ("effect_controller", "effect_source"):
+            if own[pred]:
+                # Text belongs to the object holding it: that object is its controller and its self.
+                raise Invalid(str(own[pred][0]), "only ongoing effects have a controller or a source")
+
+    def value(pred: str, kind: str, what: str) -> Any:
+        return _arg(own[pred][0], 1, kind, what) if own[pred] else None
+
+    return Effect(
+        id=effect_id,
+        op=_fact_op(own["effect_op"]),
+        target=_fact_target(own),
+        conditions=tuple(_fact_condition(s) for s in own["effect_condition"]),
+        timestamp=value("effect_timestamp", "int", "the timestamp"),
+        controller=value("effect_controller", "str", "the controller"),
+        source=value("effect_source", "str", "the source"),
+    )
+
+
+def _check_term(fact: clingo.Symbol, term: clingo.Symbol, table: dict[str, tuple], what: str) -> None:
+    kinds = table.get(term.name) if term.type == clingo.SymbolType.Function else None
+    if kinds is None or len(kinds) != len(term.arguments):
+        shapes = ", ".join(f"{name}/{len(args)}" for name, args in table.items())
+        raise Invalid(str(fact), f"unknown {what} {term}; expected one of {shapes}")
+    for index, kind in enumerate(kinds):
+        _arg(term, index, kind, f"argument {index + 1} of {term.name}")
+
+
+def _fact_op(syms: list[clingo.Symbol]) -> Operation:
+    terms = [s.arguments[1] for s in syms]
+    for sym, term in zip(syms, terms):
+        _check_term(sym, term, _OP_TERMS, "operation")
+    names = {t.name for t in terms}
+    # Keyword operations are one fact per keyword; anything else is a single fact.
+    if len(terms) > 1 and names not in ({"gain_keyword"}, {"lose_keyword"}):
+        message = "an effect has one operation (several facts only for gain_keyword or lose_keyword)"
+        raise Invalid(str(syms[1]), message)
+    return decode_ops(terms)
+
+
+def _fact_target(own: dict[str, list[clingo.Symbol]]) -> Target:
+    sym = own["effect_target"][0]
+    kind = _arg(sym, 1, ("self", "bearer", "ids", "filter"), "the target kind")
+    for pred, needs in (("effect_target_id", "ids"), ("effect_filter", "filter")):
+        if own[pred] and kind != needs:
+            raise Invalid(str(own[pred][0]), f"the effect's target is {kind}, not {needs}")
+    ids = [_arg(s, 1, "str", "the object id") for s in own["effect_target_id"]]
+    seen: set[str] = set()
+    for fact in own["effect_filter"]:
+        term = fact.arguments[1]
+        _check_term(fact, term, _FILTER_TERMS, "filter")
+        if term.name in seen:
+            raise Invalid(str(fact), f"a second filter on {term.name}")
+        seen.add(term.name)
+    return decode_target(kind, ids, [s.arguments[1] for s in own["effect_filter"]])
+
+
+def _fact_condition(sym: clingo.Symbol) -> Condition:
+    _check_term(sym, sym.arguments[1], _CONDITION_TERMS, "condition")
+    return decode_condition(sym.arguments[1])
+
+
+def _fact_ongoing(syms: list[clingo.Symbol], effects: dict[str, Effect], objects: int) -> tuple[Effect, ...]:
+    listed = sorted((_listing(s, 1), s) for s in syms)
+    for position, (listing, sym) in enumerate(listed):
+        _expect_listing(sym, listing, ongoing_listing(objects, position))
+    return tuple(effects[_arg(sym, 0, "str", "the effect id")] for _, sym in listed)
+
+
+def _listing(sym: clingo.Symbol, index: int) -> tuple[int, ...]:
+    arg = sym.arguments[index]
+    parts = arg.arguments if arg.type == clingo.SymbolType.Function and arg.name == "" else []
+    if len(parts) != 4 or any(p.type != clingo.SymbolType.Number for p in parts):
+        raise Invalid(str(sym), "the listing must be a tuple of four integers")
+    return tuple(p.number for p in parts)
+
+
+def _expect_listing(sym: clingo.Symbol, listing: tuple[int, ...], expected: Listing) -> None:
+    # The listing breaks timestamp ties; it must be what `board_facts` writes for this board
+    # order, or reading the facts into a board would change which effect wins a tie.
+    if listing != expected:
+        should = listing_term(expected)
+        raise Invalid(str(sym), f"the listing should be {should}, from the board order (see riftasp/facts.py)")
+
+
+# -- objects
+
+
+def _fact_objects(
+    facts: dict[str, list[clingo.Symbol]], effects: dict[str, Effect], ruleset: str
+) -> tuple[GameObject, ...]:
+    declared = [_arg(s, 0, "str", "an object id") for s in facts["object"]]
+    per_object = _grouped(
+        facts, _OBJECT_FACTS, declared, "the object id",
+        lambda o: f"unknown object {shown(o)} (no object({quote(o)}) fact)",
+    )  # fmt: skip
+    for object_id, own in per_object.items():
+        for pred in _SINGLE_OBJECT_FACTS:
+            if len(own[pred]) > 1:
+                _single(own[pred], f"{pred} fact for object {shown(object_id)}")
+        for pred in _REQUIRED_OBJECT_FACTS:
+            if not own[pred]:
+                raise Invalid(f"object({quote(object_id)})", f"missing fact {pred}/{_VOCABULARY[pred]}")
+    cards = library(ruleset)
+    return tuple(
+        recognise_card(_fact_object(object_id, per_object[object_id], index, effects), cards)
+        for index, object_id in enumerate(_object_order(per_object))
+    )
+
+
+def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list[str]:
+    """Object ids by object_index, which must number them 0..n-1 (the board order)."""
+    indexed = sorted(
+        (_arg(own["object_index"][0], 1, "int", "the index"), str(own["object_index"][0]), object_id)
+        for object_id, own in per_object.items()
+    )
+    for position, (index, fact, _) in enumerate(indexed):
+        if index != position:
+            raise Invalid(fact, f"object indices must number the objects 0..{len(indexed) - 1}, each once")
+    return [object_id for _, _, object_id in indexed]
+
+
+def _fact_object(
+    object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect]
+) -> GameObject:
+    def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
+        return _arg(own[pred][0], position, kind, what) if own[pred] else None
+
+    since = value("since", "int", "since")
+    buff_since = value("buff", "int", "the buff timestamp")
+    attached_since = value("attached", "int", "the attachment timestamp", position=2)
+    return GameObject(
+        id=object_id,
+        name=value("name", "str", "the name"),
+        card_type=value("printed_type", CARD_TYPES, "the type"),
+        owner=value("owner", "str", "the owner"),
+        controller=value("printed_controller", "str", "the controller"),
+        zone=value("zone", ZONES, "the zone"),
+        since=since,
+        might=value("printed_might", "int", "Might"),
+        tags=tuple(_arg(s, 1, "str", "a tag") for s in own["printed_tag"]),
+        keywords=tuple(_fact_keyword(s) for s in own["printed_keyword"]),
+        status=tuple(_arg(s, 1, STATUSES, "the status") for s in own["status"]),
+        location=value("location", "str", "the location"),
+        attached_to=value("attached", "str", "the bearer"),
+        # The same canonical spelling as the JSON reader: a default stamp is None.
+        attached_since=None if attached_since == since else attached_since,
+        buffed=bool(own["buff"]),
+        buff_since=None if buff_since == since else buff_since,
+        might_bonus=value("might_bonus", "int", "the Might Bonus"),
+        **_fact_texts(own["text"], index, effects),
+    )
+
+
+def _fact_keyword(sym: clingo.Symbol) -> Keyword:
+    name = _arg(sym, 1, "kw", "the keyword")
+    number = _arg(sym, 2, "nat", "the keyword's number")
+    return Keyword(name, number or None)
+
+
+def _fact_texts(syms: list[clingo.Symbol], index: int, effects: dict[str, Effect]) -> dict[str, tuple[Effect, ...]]:
+    """The object's rules text and Effect Text (by the model's names), each in listing order."""
+    by_part: dict[str, list[clingo.Symbol]] = {part: [] for part in TEXT_PARTS}
+    for sym in syms:
+        by_part[_arg(sym, 2, TEXT_PARTS, "the text part")].append(sym)
+    texts = {}
+    for part, mine in by_part.items():
+        listed = sorted((_listing(s, 3), s) for s in mine)
+        for position, (listing, sym) in enumerate(listed):
+            _expect_listing(sym, listing, text_listing(index, part, position))
+        texts[TEXT_KEYS[part]] = tuple(effects[_arg(sym, 1, "str", "the effect id")] for _, sym in listed)
+    return texts

@@ -1,0 +1,272 @@
+"""Reference checks, on the model and so the same for every file format: ids and players that
+are unique, not reserved and exist; attachments; where `self` and `bearer` may be used; keyword
+numbers; and the Might a board's arithmetic could reach (riftasp/limits.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..limits import REACH_MAX, might_reach
+from ..listing import Slot, listed_effects
+from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
+from ..ruleset_data import KeywordRules, keyword_rules
+from ..terms import quote
+from .errors import Invalid, item_path, key_path, shown
+from .fields import GEAR_KEYS, ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT_KEYS
+
+# Object and gear types an attachment joins: only gear is attached, to a unit (or unit token).
+BEARER_TYPES = ("unit", "token")
+# How many known names an "unknown ..." message lists.
+LISTED_NAMES = 10
+
+
+class JsonPaths:
+    """Where things are in a JSON/YAML board."""
+
+    def player(self, index: int, player: str) -> str:
+        return f"players[{index}]"
+
+    def object(self, index: int, obj: GameObject) -> str:
+        return f"objects[{index}]"
+
+    def effect(self, slot: Slot) -> str:
+        if slot.obj is None:
+            return f"effects[{slot.position}]"
+        return f"objects[{slot.index}].{TEXT_KEYS[slot.part]}[{slot.position}]"
+
+
+class FactPaths:
+    """Where things are in an ASP board: the fact that declares them."""
+
+    def player(self, index: int, player: str) -> str:
+        return f"player({quote(player)})"
+
+    def object(self, index: int, obj: GameObject) -> str:
+        return f"object({quote(obj.id)})"
+
+    def effect(self, slot: Slot) -> str:
+        if slot.obj is None:
+            return f"ongoing({quote(slot.effect.id)})"
+        return f"text({quote(slot.obj.id)},{quote(slot.effect.id)},{slot.part})"
+
+
+@dataclass(frozen=True)
+class _Names:
+    """The ids a board defines, for reference checks."""
+
+    players: tuple[str, ...]
+    objects: dict[str, GameObject]
+    player_set: frozenset[str] = frozenset()  # the players again, for look-ups
+
+    def player(self, player: str, path: str, allow_you: bool = False) -> None:
+        if allow_you and player == "you":
+            return
+        if player not in self.player_set:
+            known = ", ".join(shown(p) for p in self.players[:LISTED_NAMES])
+            more = len(self.players) - LISTED_NAMES
+            known += f" and {more:,} more" if more > 0 else ""
+            suffix = f"; players are {known}" if known else "; the board has no players"
+            raise Invalid(path, f"unknown player {shown(player)}{suffix}")
+
+    def object(self, object_id: str, path: str) -> GameObject:
+        if object_id not in self.objects:
+            raise Invalid(path, f"unknown object {shown(object_id)}")
+        return self.objects[object_id]
+
+
+def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
+    _check_players(board, paths)
+    objects = _check_object_ids(board, paths)
+    names = _Names(board.players, objects, frozenset(board.players))
+    if board.active_player is not None:
+        names.player(board.active_player, "active_player")
+    rules = keyword_rules(board.ruleset)
+    for index, obj in enumerate(board.objects):
+        _check_object(index, obj, names, paths.object(index, obj))
+        _check_keyword_numbers(obj.keywords, key_path(paths.object(index, obj), "keywords"), rules)
+    # Each effect where it stands (its slot's part: "rules", "effect" or "ongoing") and its path.
+    placed = [(slot, paths.effect(slot)) for slot in listed_effects(board)]
+    _check_effect_ids(placed)
+    for slot, path in placed:
+        _check_effect(slot, path, names)
+        _check_keyword_numbers(slot.effect.op.keywords, key_path(key_path(path, "op"), "keywords"), rules)
+    _check_reach(board, paths)
+
+
+def _check_players(board: Board, paths: JsonPaths | FactPaths) -> None:
+    seen: set[str] = set()
+    for index, player in enumerate(board.players):
+        path = paths.player(index, player)
+        if player in RESERVED_PLAYERS:
+            raise Invalid(path, f"{shown(player)} is reserved: conditions use it for the effect's controller")
+        if player in seen:
+            raise Invalid(path, f"duplicate player {shown(player)}")
+        seen.add(player)
+
+
+def _check_object_ids(board: Board, paths: JsonPaths | FactPaths) -> dict[str, GameObject]:
+    objects: dict[str, GameObject] = {}
+    for index, obj in enumerate(board.objects):
+        path = key_path(paths.object(index, obj), "id")
+        if obj.id in SYMBOLIC_REFS:
+            raise Invalid(path, f"{shown(obj.id)} is reserved: effects use it to refer to an object")
+        _check_id_characters(obj.id, path)
+        if obj.id in objects:
+            raise Invalid(path, f"duplicate object id {shown(obj.id)}")
+        objects[obj.id] = obj
+    return objects
+
+
+def _check_id_characters(identifier: str, path: str) -> None:
+    for char in RESERVED_ID_CHARACTERS:
+        if char in identifier:
+            raise Invalid(
+                path, f"{shown(char)} is reserved in ids: riftasp names instances buff:<id>, bonus:<gear>, "
+                f"keyword:<K>:<id> and <effect>@<holder> (got {shown(identifier)})",
+            )
+
+
+def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None:
+    names.player(obj.owner, key_path(path, "owner"))
+    names.player(obj.controller, key_path(path, "controller"))
+    _check_unique(obj.tags, key_path(path, "tags"), "tag")
+    # A keyword is named once: "Shield 2" and "Shield 1" in one list would leave the total to
+    # the order of the list (docs/semantics.md §3); write "Shield 3".
+    _check_unique(tuple(k.name for k in obj.keywords), key_path(path, "keywords"), "keyword")
+    _check_unique(obj.status, key_path(path, "status"), "status")
+    if set(STATUSES) <= set(obj.status):
+        raise Invalid(key_path(path, "status"), f"{shown(obj.id)} cannot be attacking and defending at once")
+    if obj.buff_since is not None and not obj.buffed:
+        raise Invalid(key_path(path, "buff_since"), "given without \"buff\": true")
+    _check_gear_fields(obj, path)
+    if obj.attached_since is not None and obj.attached_to is None:
+        raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
+    if obj.attached_to is not None:
+        where = key_path(path, "attached_to")
+        _check_attachment(obj, names.object(obj.attached_to, where), where)
+
+
+def _check_gear_fields(obj: GameObject, path: str) -> None:
+    """Effect Text and a Might Bonus act through an attachment: only gear has them."""
+    if obj.card_type == "gear":
+        return
+    for key in GEAR_KEYS:
+        if getattr(obj, key) not in (None, ()):  # the model's attributes are named as the keys
+            raise Invalid(key_path(path, key), f"only gear has {key}; {shown(obj.id)} is a {obj.card_type}")
+
+
+def _check_attachment(obj: GameObject, bearer: GameObject, where: str) -> None:
+    """Gear is attached, to a unit, both on the board (so no attachment chains or cycles)."""
+    if bearer.id == obj.id:
+        raise Invalid(where, f"an object cannot be attached to itself ({shown(obj.id)})")
+    if obj.card_type != "gear":
+        raise Invalid(where, f"only gear is attached; {shown(obj.id)} is a {obj.card_type}")
+    if bearer.card_type not in BEARER_TYPES:
+        raise Invalid(where, f"gear is attached to a unit; {shown(bearer.id)} is a {bearer.card_type}")
+    if not obj.on_board:
+        raise Invalid(where, f"{shown(obj.id)} is in {obj.zone}; only objects on the board are attached")
+    if not bearer.on_board:
+        raise Invalid(where, f"{shown(bearer.id)} is not on the board (it is in {bearer.zone})")
+
+
+def _check_keyword_numbers(keywords: Sequence[Keyword], path: str, rules: KeywordRules) -> None:
+    # Only summing keywords carry a number (docs/semantics.md §3): "Ganking 2" means nothing.
+    for index, keyword in enumerate(keywords):
+        if keyword.value is not None and not rules.sums(keyword.name):
+            summing = ", ".join(sorted(rules.summing))
+            raise Invalid(
+                item_path(path, index),
+                f"{shown(keyword.name)} does not add up, so it takes no number (only {summing} do)",
+            )
+
+
+def _check_unique(values: Sequence[Any], path: str, what: str) -> None:
+    # Facts are sets: a repeated value would vanish on the way to the solver.
+    seen: set[Any] = set()
+    for index, value in enumerate(values):
+        if value in seen:
+            named = f" {shown(value)}" if isinstance(value, str) else ""
+            raise Invalid(item_path(path, index), f"duplicate {what}{named}")
+        seen.add(value)
+
+
+def _check_effect_ids(placed: list[tuple[Slot, str]]) -> None:
+    # Effect ids are global: results and dependencies name effects by id alone.
+    first: dict[str, str] = {}
+    for slot, path in placed:
+        effect_id = slot.effect.id
+        _check_id_characters(effect_id, key_path(path, "id"))
+        if effect_id in first:
+            raise Invalid(key_path(path, "id"), f"duplicate effect id {shown(effect_id)} (also {first[effect_id]})")
+        first[effect_id] = path
+
+
+def _check_effect(slot: Slot, path: str, names: _Names) -> None:
+    effect = slot.effect
+    if slot.part == "ongoing":
+        for key in ("timestamp", "controller"):
+            if getattr(effect, key) is None:
+                raise Invalid(path, f"missing required field {shown(key)}")
+        names.player(effect.controller, key_path(path, "controller"))
+        if effect.source is not None:
+            names.object(effect.source, key_path(path, "source"))
+    else:
+        for key in ONGOING_ONLY:
+            if getattr(effect, key) is not None:
+                raise Invalid(key_path(path, key), f"only ongoing effects (the board's 'effects') have a {key}")
+    _check_op(effect.op, key_path(path, "op"), names)
+    _check_target(slot, key_path(path, "target"), names)
+    _check_unique(effect.conditions, key_path(path, "conditions"), "condition")
+    for index, condition in enumerate(effect.conditions):
+        _check_condition(condition, item_path(key_path(path, "conditions"), index), slot, names)
+
+
+def _check_op(op: Operation, path: str, names: _Names) -> None:
+    if op.name == "copy":
+        names.object(op.of, key_path(path, "of"))
+    if op.name == "set_controller":
+        names.player(op.player, key_path(path, "player"))
+    _check_unique(tuple(k.name for k in op.keywords), key_path(path, "keywords"), "keyword")
+
+
+def _check_target(slot: Slot, path: str, names: _Names) -> None:
+    target = slot.effect.target
+    if target.kind in ("self", "bearer"):
+        _check_ref(target.kind, path, slot, names)
+    ids_path = key_path(path, "ids")
+    _check_unique(target.ids, ids_path, "id")
+    for index, object_id in enumerate(target.ids):
+        names.object(object_id, item_path(ids_path, index))
+
+
+def _check_condition(condition: Condition, path: str, slot: Slot, names: _Names) -> None:
+    _check_ref(condition.of, key_path(path, "mighty" if condition.kind == "mighty" else "of"), slot, names)
+    if condition.kind == "controlled_by":
+        names.player(condition.player, key_path(path, "controlled_by"), allow_you=True)
+
+
+def _check_ref(ref: str, path: str, slot: Slot, names: _Names) -> None:
+    """`self` is the holder (ongoing: the source), `bearer` exists in Effect Text only."""
+    if ref == "bearer" and slot.part != "effect":
+        raise Invalid(path, "'bearer' is only meaningful in Effect Text (effect_text)")
+    if ref == "self" and slot.part == "ongoing" and slot.effect.source is None:
+        raise Invalid(path, "'self' in an ongoing effect needs the effect's 'source'")
+    if ref not in SYMBOLIC_REFS:
+        names.object(ref, path)
+
+
+def _check_reach(board: Board, paths: JsonPaths | FactPaths) -> None:
+    """Refuse a board whose arithmetic could leave clingo's 32-bit integers (limits.py)."""
+    reach = might_reach(board)
+    if reach is None or max(reach.might, reach.keywords) <= REACH_MAX:
+        return
+    obj = board.objects[reach.object_index]
+    what, value = ("Might", reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
+    amount = f"{value:,}" if value < 10**30 else "beyond 10^30"
+    raise Invalid(
+        paths.object(reach.object_index, obj),
+        f"the effects that can apply to {shown(obj.id)} could take its {what} to {amount}, beyond "
+        f"{REACH_MAX:,} (see Limits in docs/board-format.md)",
+    )

@@ -1,0 +1,91 @@
+"""Writing a board back: the model as JSON data that `board_from_dict` reads back equal,
+defaults left out and a card object written as its `card`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import CONDITIONS, OPERATIONS, Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
+from .fields import DEFAULT_TARGET
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """The board as JSON data that `board_from_dict` reads back equal (modulo `source`)."""
+    data: dict[str, Any] = {"ruleset": board.ruleset}
+    if board.settings != Settings():
+        data["settings"] = {"condition_timing": board.settings.condition_timing}
+    data["players"] = list(board.players)
+    if board.active_player is not None:
+        data["active_player"] = board.active_player
+    data["objects"] = [_object_to_dict(obj) for obj in board.objects]
+    if board.effects:
+        data["effects"] = [_effect_to_dict(e, "ongoing") for e in board.effects]
+    return data
+
+
+def _object_to_dict(obj: GameObject) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": obj.id}
+    if obj.card is not None:
+        data["card"] = obj.card
+    else:
+        data |= {"name": obj.name, "type": obj.card_type}
+    data |= {"owner": obj.owner, "controller": obj.controller, "zone": obj.zone}
+    optional = {
+        "location": obj.location,
+        "status": list(obj.status) or None,
+        "since": obj.since or None,
+        "buff": obj.buffed or None,
+        "buff_since": obj.buff_since,
+        "attached_to": obj.attached_to,
+        "attached_since": obj.attached_since,
+    }
+    if obj.card is None:
+        optional |= {
+            "might": obj.might,
+            "tags": list(obj.tags) or None,
+            "keywords": [str(k) for k in obj.keywords] or None,
+            "might_bonus": obj.might_bonus,
+            "rules_text": [_effect_to_dict(e, "rules") for e in obj.rules_text] or None,
+            "effect_text": [_effect_to_dict(e, "effect") for e in obj.effect_text] or None,
+        }
+    return data | {key: value for key, value in optional.items() if value is not None}
+
+
+def _effect_to_dict(effect: Effect, context: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": effect.id, "op": _op_to_dict(effect.op)}
+    if context == "ongoing" or effect.target != Target(DEFAULT_TARGET[context]):
+        data["target"] = _target_to_dict(effect.target)
+    if effect.conditions:
+        data["conditions"] = [_condition_to_dict(c) for c in effect.conditions]
+    for key in ("timestamp", "controller", "source"):
+        if getattr(effect, key) is not None:
+            data[key] = getattr(effect, key)
+    return data
+
+
+def _op_to_dict(op: Operation) -> dict[str, Any]:
+    data: dict[str, Any] = {"op": op.name}
+    for field_name in OPERATIONS[op.name]:
+        value = getattr(op, field_name)
+        data[field_name] = [str(k) for k in value] if field_name == "keywords" else value
+    return data
+
+
+def _target_to_dict(target: Target) -> Any:
+    if target.kind in ("self", "bearer"):
+        return target.kind
+    if target.kind == "ids":
+        return {"ids": list(target.ids)}
+    f = target.filter or Filter()
+    fields = {"type": f.card_type, "relation": f.relation, "tag": f.tag, "zone": f.zone, "location": f.location}
+    data = {key: value for key, value in fields.items() if value is not None}
+    return {"filter": data | ({"other": True} if f.other else {})}
+
+
+def _condition_to_dict(condition: Condition) -> dict[str, Any]:
+    if condition.kind == "mighty":
+        return {"mighty": condition.of}
+    parameter = getattr(condition, CONDITIONS[condition.kind])
+    data: dict[str, Any] = {condition.kind: parameter}
+    return data if condition.of == "self" else data | {"of": condition.of}
+

@@ -1,0 +1,85 @@
+"""Listing order: the one order of a board's slots, which breaks timestamp ties
+(docs/semantics.md §2, "Order key").
+
+For each object in board order: its rules text, its Effect Text, one buff slot, one Might Bonus
+slot and one slot per bonus keyword of the ruleset (by name); then the board's ongoing effects.
+A slot's *listing* is a tuple that sorts in that order: (object index, part, position, 0) for an
+object's slots, (number of objects + position, 0, 0, 0) for an ongoing effect. `riftasp facts`
+writes the listings of text and ongoing effects, a `.lp` board must give exactly those, and the
+encoding spells the same buff, bonus and keyword listings in its order keys (`static_key/3`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from .model import Board, Effect, GameObject
+
+TEXT_PARTS = ("rules", "effect")
+# An object's slots in order: the second component of their listings.
+PARTS = {part: number for number, part in enumerate((*TEXT_PARTS, "buff", "bonus", "keyword"))}
+
+Listing = tuple[int, int, int | str, int]  # a keyword slot's position is the keyword
+
+
+class Slot(NamedTuple):
+    """A place in listing order, and what stands there."""
+
+    part: str  # a key of PARTS, or "ongoing"
+    listing: Listing
+    obj: GameObject | None  # the object whose slot it is; None for an ongoing effect
+    index: int | None  # that object's board index
+    position: int = 0  # a text effect's place in its part; an ongoing effect's in board.effects
+    effect: Effect | None = None  # in text and ongoing slots
+    keyword: str | None = None  # in keyword slots
+
+
+def text_listing(index: int, part: str, position: int) -> Listing:
+    return (index, PARTS[part], position, 0)
+
+
+def ongoing_listing(objects: int, position: int) -> Listing:
+    return (objects + position, 0, 0, 0)
+
+
+def listing_term(listing: Listing) -> str:
+    """The listing as an ASP tuple, as `riftasp facts` writes it: (0,1,2,0)."""
+    return "(%s,%s,%s,%s)" % listing
+
+
+def text_parts(obj: GameObject) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
+    """The object's text in listing order: its rules text, then its Effect Text."""
+    return (("rules", obj.rules_text), ("effect", obj.effect_text))
+
+
+def text_slots(index: int, obj: GameObject) -> Iterator[Slot]:
+    """The slots of the object's text effects (`index` is its board index)."""
+    for part, effects in text_parts(obj):
+        for position, effect in enumerate(effects):
+            yield Slot(part, text_listing(index, part, position), obj, index, position, effect)
+
+
+def ongoing_slots(board: Board) -> Iterator[Slot]:
+    first = len(board.objects)
+    for position, effect in enumerate(board.effects):
+        yield Slot("ongoing", ongoing_listing(first, position), None, None, position, effect)
+
+
+def listed_effects(board: Board) -> Iterator[Slot]:
+    """Every effect of the board, text and ongoing, in listing order."""
+    for index, obj in enumerate(board.objects):
+        yield from text_slots(index, obj)
+    yield from ongoing_slots(board)
+
+
+def all_slots(board: Board, bonus_keywords: Iterable[str]) -> Iterator[Slot]:
+    """Every slot of the board, used or not, in listing order."""
+    keywords = sorted(bonus_keywords)
+    for index, obj in enumerate(board.objects):
+        yield from text_slots(index, obj)
+        for part in ("buff", "bonus"):
+            yield Slot(part, (index, PARTS[part], 0, 0), obj, index)
+        for keyword in keywords:
+            yield Slot("keyword", (index, PARTS["keyword"], keyword, 0), obj, index, keyword=keyword)
+    yield from ongoing_slots(board)
