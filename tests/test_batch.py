@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
@@ -47,10 +49,11 @@ def generated(count: int, seed: int) -> list:
     return [board_from_dict(d, f"generated[{i}]") for i, d in enumerate(drawn)]
 
 
+@pytest.mark.thorough
 def test_generated_boards_resolve_in_batches_as_they_do_alone():
     # The fuzzing corpus reaches copies, loops, control changes and withdrawals (lost support,
     # paradoxes), so batches hold boards that need several rounds beside boards that need one.
-    boards = generated(budget(24, 1000), seed=7)
+    boards = generated(budget(24, 300), seed=7)
     alone, together = alone_and_together(boards, batch_size=25)
     assert [i for i, (a, b) in enumerate(zip(alone, together)) if a != b] == []
 
