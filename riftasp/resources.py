@@ -69,17 +69,36 @@ def manifest(ruleset: str) -> dict[str, Any]:
 
 
 def encoding_files(ruleset: str) -> list[Path]:
-    """Exactly the files the ruleset's manifest lists, in its order: the core files it uses
-    (relative to the encodings folder), its procedure's, then its own (relative to its folder's
-    parent)."""
+    """Exactly the files the ruleset's manifest names, in its order: the core files it uses
+    (relative to the encodings folder), one file per operation its layer table names (its own
+    `operations/NAME.lp`, else the shared `encodings/operations/NAME.lp`), its procedure's
+    files, then its own (relative to its folder's parent)."""
     files = manifest(ruleset)["encoding"]
     own_root = _ruleset_folders()[ruleset].parent
     procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
     return (
         [encodings_folder() / f for f in files.get("core", [])]
+        + [operation_file(ruleset, name) for name in layer_operations(ruleset)]
         + [procedure_root / f for f in procedure(ruleset)["files"]]
         + [own_root / f for f in files.get("own", [])]
     )
+
+
+def layer_operations(ruleset: str) -> list[str]:
+    """The operations the ruleset's layer table names (as the encoding's terms name them), in
+    its order."""
+    return [name for layer in manifest(ruleset).get("layers", []) for name in layer["operations"]]
+
+
+def operation_file(ruleset: str, name: str) -> Path:
+    """An operation's encoding: the ruleset's own, else the shared one."""
+    own = _ruleset_folders()[ruleset] / "operations" / f"{name}.lp"
+    if own.is_file():
+        return own
+    shared = encodings_folder() / "operations" / f"{name}.lp"
+    if not shared.is_file():
+        raise FileNotFoundError(f"ruleset {ruleset}: the operation {name} has no encoding file ({own} or {shared})")
+    return shared
 
 
 @cache

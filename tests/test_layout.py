@@ -10,7 +10,7 @@ import tomllib
 from fnmatch import fnmatch
 
 from conftest import ROOT
-from riftasp.resources import encoding_files, manifest, procedure, rulesets
+from riftasp.resources import encoding_files, layer_operations, manifest, operation_file, procedure, rulesets
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
 DATA = {"riftasp.encodings": ROOT / "encodings", "riftasp.library": ROOT / "facts"}
@@ -38,9 +38,17 @@ def test_each_ruleset_loads_exactly_the_files_its_manifest_lists():
     for name in rulesets():
         files = manifest(name)["encoding"]
         loaded = encoding_files(name)
-        listed = len(files.get("core", [])) + len(procedure(name)["files"]) + len(files.get("own", []))
+        operations = layer_operations(name)
+        listed = len(files.get("core", [])) + len(operations) + len(procedure(name)["files"]) + len(files.get("own", []))
         assert len(loaded) == listed
         assert all(path.is_file() for path in loaded)
+        # One file per operation the layer table names, named after it.
+        assert [p.stem for p in loaded if p.parent.name == "operations"] == operations
+
+
+def test_a_ruleset_s_own_operation_file_comes_before_the_shared_one():
+    assert operation_file("riftbound", "set_might") == ROOT / "encodings" / "riftbound" / "operations" / "set_might.lp"
+    assert operation_file("riftbound", "plus") == ROOT / "encodings" / "operations" / "plus.lp"
 
 
 def test_an_installed_shape_finds_its_data_inside_the_package(tmp_path):
