@@ -3,9 +3,10 @@
 It is deliberately plain. A `Round` (§8: one calculation with a fixed set W of withdrawn
 applications) runs the groups in order (§5); a group repeats steps (§6: pending -> eligible ->
 settled -> candidates -> stage -> dependencies over the universe -> cycles -> ready ->
-immediately after -> pick) until it finishes. `resolve` runs rounds until the final check finds
-nothing failing, withdrawing what withdrawal.py chooses. A round takes a group's calculation from
-the previous round when nothing it depends on changed (exact: only its steps shift).
+immediately after -> pick) until it finishes. `calculate` runs rounds until the final check
+finds nothing failing, withdrawing what core/withdrawal.py chooses. A round takes a group's
+calculation from the previous round when nothing it depends on changed (exact: only its steps
+shift).
 """
 
 from __future__ import annotations
