@@ -23,7 +23,8 @@ class Layout:
     bearer: dict[str, str | None]  # object -> the on-board object it is attached to
     text_pos: dict[str, int]  # rules text and Effect Text: effect id -> its slot
     ongoing_pos: dict[str, int]  # ongoing effect id -> its slot
-    slot: dict[tuple[str, str], int]  # (object, one of the ruleset's object slots) -> its slot
+    # The slots of the ruleset's own kinds: (object, part, keyword or None) -> its slot.
+    slot: dict[tuple[str, str, str | None], int]
     _bound: dict[int, dict] = field(default_factory=dict)
 
     def bind(self, effect: Effect) -> dict:
@@ -49,19 +50,17 @@ def lay_out(board: Board, ruleset: Ruleset) -> Layout:
     for obj in board.objects:
         b = obj.attached_to
         bearer[obj.id] = b if b in on_board_set and obj.on_board else None
-    # §2: number every slot, used or not: each object's rules text, its Effect Text and the
-    # ruleset's slots, in board order; then the ongoing effects.
-    pos = 0
+    # §2: number every slot, used or not, in listing order.
     text_pos: dict[str, int] = {}
-    slot: dict[tuple[str, str], int] = {}
-    for obj in board.objects:
-        for effect in obj.rules_text + obj.effect_text:
-            text_pos[effect.id] = pos
-            pos += 1
-        for name in ruleset.object_slots:
-            slot[(obj.id, name)] = pos
-            pos += 1
-    ongoing_pos = {effect.id: pos + n for n, effect in enumerate(board.effects)}
+    ongoing_pos: dict[str, int] = {}
+    slot: dict[tuple[str, str, str | None], int] = {}
+    for pos, s in enumerate(ruleset.listing(board)):
+        if s.effect is None:
+            slot[(s.obj.id, s.part, s.keyword)] = pos
+        elif s.obj is None:
+            ongoing_pos[s.effect.id] = pos
+        else:
+            text_pos[s.effect.id] = pos
     return Layout(
         board=board,
         ruleset=ruleset,

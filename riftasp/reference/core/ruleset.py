@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...model import Effect, GameObject, Operation
+from ...listing import Slot
+from ...model import Board, Effect, GameObject, Operation
 from ...resources import manifest
 from ...result import Characteristics
 from ...ruleset_data import KeywordRules, Stage, keyword_rules, layer_table
@@ -34,8 +35,6 @@ class Ruleset:
     conditions: Mapping[str, ConditionKind]  # condition kind -> how it reads and holds
     # What a filter asks about the target's sets: (Filter field, set-valued characteristic).
     filter_members: tuple[tuple[str, str], ...]
-    # The ruleset's slots of each object in the order key, after its text (§2).
-    object_slots: tuple[str, ...]
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -84,6 +83,11 @@ class Ruleset:
             "target": effect.target,
             "asks": asks,
         }
+
+    def listing(self, board: Board) -> Iterable[Slot]:
+        """Every slot of the board, used or not, in listing order (riftasp/listing.py): its
+        text and ongoing effects, and the slots of its own kinds of instance (§2, order key)."""
+        raise NotImplementedError
 
     def printed_values(self, obj: GameObject) -> dict[str, Any]:
         """Each characteristic of the families as printed on an object (a set as a frozenset)."""

@@ -7,7 +7,8 @@
   that status, adding the instance's value: `keyword:K:O`, or `keyword:K:O:S` for one that S
   brought. It exists while O holds that keyword instance (a core keyword-borne instance).
 
-Each has a slot per object in the order key: buff, bonus, then one per bonus keyword by name.
+Each has a slot per object in listing order (riftasp/listing.py, whose parts are named as the
+kinds here): buff, bonus, then one per bonus keyword by name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model import Operation
-from ...ruleset_data import KeywordRules
 from ..core.instances import BORNE, Instance
 from ..core.layout import Layout, attached_timestamp
 from ..core.operators import Operator
@@ -23,14 +23,7 @@ from ..core.state import KeywordInstance
 
 BUFF = "buff"
 BONUS = "bonus"
-
-
-def object_slots(rules: KeywordRules) -> tuple[str, ...]:
-    return (BUFF, BONUS, *(_keyword_slot(k) for k in sorted(rules.bonus)))
-
-
-def _keyword_slot(keyword: str) -> str:
-    return f"keyword:{keyword}"
+KEYWORD_BONUS = "keyword"
 
 
 def _adding(amount: int, plus: Operator) -> dict:
@@ -46,7 +39,7 @@ def own_instances(layout: Layout, plus: Operator) -> Iterator[tuple[str, Instanc
             ts = obj.buff_since if obj.buff_since is not None else obj.since
             yield oid, Instance(
                 **_adding(1, plus), name=f"buff:{oid}", kind=BUFF, timestamp=ts,
-                key=(ts, layout.slot[(oid, BUFF)], 0, 0, 0), obj=oid,
+                key=(ts, layout.slot[(oid, BUFF, None)], 0, 0, 0), obj=oid,
             )  # fmt: skip
     for gear in layout.board.objects:
         bearer = layout.bearer[gear.id]
@@ -54,14 +47,14 @@ def own_instances(layout: Layout, plus: Operator) -> Iterator[tuple[str, Instanc
             ts = attached_timestamp(gear)
             yield bearer, Instance(
                 **_adding(gear.might_bonus, plus), name=f"bonus:{gear.id}", kind=BONUS,
-                timestamp=ts, key=(ts, layout.slot[(gear.id, BONUS)], 0, 0, 0), obj=bearer,
+                timestamp=ts, key=(ts, layout.slot[(gear.id, BONUS, None)], 0, 0, 0), obj=bearer,
                 supplier=gear.id,
             )  # fmt: skip
 
 
 def keyword_bonus(layout: Layout, oid: str, kw: KeywordInstance, plus: Operator) -> Instance:
     """The keyword bonus of one keyword instance of a bonus keyword."""
-    slot = layout.slot[(oid, _keyword_slot(kw.keyword))]
+    slot = layout.slot[(oid, KEYWORD_BONUS, kw.keyword)]
     s = kw.source
     if s is None:
         ts = layout.objects[oid].since

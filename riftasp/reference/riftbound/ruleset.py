@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...model import GameObject
+from ...listing import Slot, all_slots
+from ...model import Board, GameObject
 from ...result import Characteristics
 from ..core.chars import Char
 from ..core.instances import Instance
@@ -28,7 +29,9 @@ class Riftbound(Ruleset):
         self.operators = operators(self)
         # Buffs, Might Bonuses and keyword bonuses are all increases by an amount they state.
         self.plus = self.operators["plus"]
-        self.object_slots = instances.object_slots(self.rules)
+
+    def listing(self, board: Board) -> Iterable[Slot]:
+        return all_slots(board, self.rules.bonus)
 
     def printed_values(self, obj: GameObject) -> dict[str, Any]:
         return printed(obj)
