@@ -6,7 +6,8 @@ import json
 
 from riftasp.board_io import load_board_text
 from riftasp.reference import resolve
-from riftasp.reference.analysis import analyse
+from riftasp.reference.core.analysis import analyse
+from riftasp.reference.registry import ruleset
 
 PLUS = {"op": "plus", "amount": 1}
 
@@ -49,19 +50,20 @@ def test_slots_count_every_slot_in_board_order():
          "rules_text": [{"id": "gr", "op": PLUS}], "effect_text": [{"id": "ge", "op": PLUS}]}  # fmt: skip
     v = unit("v", buff=True, buff_since=3)
     effects = [ongoing("e1", PLUS, {"ids": ["v"]}, 9), ongoing("e2", PLUS, {"ids": ["u", "v"]}, 9)]
-    a = analyse(load(board(u, g, v, effects=effects)))
-    held = a.initial_held["u"]
+    a = analyse(load(board(u, g, v, effects=effects)), ruleset("riftbound"))
+    held = a.initial["u"].held
     assert set(held) == {"r1", "r2", "ge"}  # the gear's own text is inactive while attached
     assert a.ability("u", held["r1"]).key == (2, 0, 0, 0, 0)  # the holder's since
     assert a.ability("u", held["r2"]).key == (4, 1, 0, 0, 0)  # an explicit timestamp
     assert a.ability("u", held["ge"]).key == (6, 7, 0, 0, 0)  # attached_since, held by u (index 0)
-    keys = {(i.name, oid): i.key for oid in a.on_board for i in a.sources[oid] if i.kind != "ability"}
+    keys = {(i.name, oid): i.key for oid in a.layout.on_board for i in a.sources[oid] if i.kind != "ability"}
     assert keys[("bonus:g", "u")] == (6, 9, 0, 0, 0)
     assert keys[("buff:v", "v")] == (3, 12, 0, 0, 0)
     assert keys[("e2", "u")] == keys[("e2", "v")] == (9, 17, 0, 0, 0)  # o tells them apart
-    assert a.keyword_pos == {
-        ("u", "Assault"): 4, ("u", "Shield"): 5, ("g", "Assault"): 10, ("g", "Shield"): 11,
-        ("v", "Assault"): 14, ("v", "Shield"): 15,
+    assert {k: pos for k, pos in a.layout.slot.items() if k[1] == "keyword"} == {
+        ("u", "keyword", "Assault"): 4, ("u", "keyword", "Shield"): 5,
+        ("g", "keyword", "Assault"): 10, ("g", "keyword", "Shield"): 11,
+        ("v", "keyword", "Assault"): 14, ("v", "keyword", "Shield"): 15,
     }  # fmt: skip
 
 

@@ -34,9 +34,11 @@ from riftasp.model import (
     Settings,
     Target,
 )
-from riftasp.reference import engine
-from riftasp.reference.engine import calculate
-from riftasp.reference.instances import conditions_hold, exists, matches, targets, undoes
+from riftasp.reference.core import dependency
+from riftasp.reference.core.chars import matches
+from riftasp.reference.core.evaluate import conditions_hold, exists, targets, undoes
+from riftasp.reference.procedures import recheck
+from riftasp.reference.registry import ruleset
 from riftasp.ruleset_data import keyword_rules
 
 IDS = [f"o{i}" for i in range(5)]
@@ -157,20 +159,24 @@ def boards(draw) -> Board:
     )
 
 
+def calculate(board: Board):
+    return recheck.calculate(board, ruleset(board.ruleset))
+
+
 def check_invariants(board: Board) -> None:
-    engine.CHECK_MODE, saved = True, engine.CHECK_MODE
+    dependency.CHECK_MODE, saved = True, dependency.CHECK_MODE
     try:
         first, last = calculate(board)
     finally:
-        engine.CHECK_MODE = saved
+        dependency.CHECK_MODE = saved
     text = json.dumps(first.to_json())
     assert text == json.dumps(calculate(board)[0].to_json())
     # Reusing unchanged groups from the previous round is exact: the same as from scratch.
-    engine.REUSE_GROUPS = False
+    recheck.REUSE_GROUPS = False
     try:
         assert text == json.dumps(calculate(board)[0].to_json())
     finally:
-        engine.REUSE_GROUPS = True
+        recheck.REUSE_GROUPS = True
     settled = board.settings.condition_timing == "settled"
     withdrawn = {(oid, name) for oid, names in first.withdrawn.items() for name in names}
     view = last.view
@@ -195,9 +201,9 @@ def check_invariants(board: Board) -> None:
         if settled:
             assert conditions_hold(inst, oid, view), (oid, inst.name, "condition")
     # ... and every instance that holds there was applied or withdrawn.
-    for oid in last.a.on_board:
+    for oid in last.a.layout.on_board:
         done = last.progress[oid].names
-        for inst in last.current(oid):
+        for inst in last.a.current(oid, last.states):
             if targets(inst, objects[oid], view) and conditions_hold(inst, oid, view):
                 assert inst.name in done or (oid, inst.name) in withdrawn, (oid, inst.name)
 

@@ -1,8 +1,7 @@
 """What can be known about a board before anything is applied.
 
-- the slots of the order key (docs/semantics.md §2);
-- what each object holds at the start, and every ability it *could* hold (§5: "abilities a copy
-  could bring count as held"), closed under copies of copies;
+- what each object holds at the start, and every ability it *could* hold (docs/semantics.md §5:
+  "abilities a copy could bring count as held"), closed under copies of copies;
 - every instance that could target each object (its *sources*, §5 "could target");
 - which characteristics some instance could write, the *needs* graph between objects and its
   groups, in calculation order (§5).
@@ -15,14 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..listing import all_slots
-from ..model import Board, Effect, GameObject, Operation, Target
-from ..ruleset_data import KeywordRules, keyword_rules
+from ...model import Board, Effect, Target
+from .chars import Char, Reads, WriteIndex
+from .evaluate import reads
 from .graph import dependency_order, strongly_connected_components
-from .instances import STAGES, Char, Instance, Reads, WriteIndex, reads, writes
-from .operations import Board as OpBoard
-from .operations import own_ability
-from .state import Brought, HeldAbility, KeywordInstance, frozen, printed_state
+from .instances import HELD, ONGOING, Instance
+from .layout import Layout, attached_timestamp, lay_out
+from .operators import Copy, GainKeywords
+from .ruleset import Ruleset
+from .state import HeldAbility, ObjState, frozen, own_ability
 
 
 @dataclass(frozen=True)
@@ -32,31 +32,28 @@ class _Potential:
     name: str
     effect: Effect
     origin: str  # "own" | "effect_text" | "copied"
-    gear: str | None = None
+    supplier: str | None = None
 
 
 @dataclass
 class Analysis:
-    board: Board
-    objects: dict[str, GameObject]
-    index: dict[str, int]  # board position of every object
-    on_board: list[str]  # board order
-    on_board_set: set[str]
-    bearer: dict[str, str | None]  # object -> the on-board object it is attached to
-    rules: KeywordRules
-    op_board: OpBoard
-    keyword_pos: dict[tuple[str, str], int]
-    initial_held: dict[str, dict[str, HeldAbility]]
+    layout: Layout
+    # Every object's state before anything applies: on the board holding its initial abilities,
+    # off the board its printed values (all it ever is).
+    initial: dict[str, ObjState]
     # object -> every instance that could target it (abilities as potential instances)
     sources: dict[str, list[Instance]]
-    # object -> the bonus keywords whose status it has (its keyword bonuses are found at run time)
-    bonus_keywords: dict[str, list[str]]
+    # object -> the keywords that bear instances on it (those instances are found at run time)
+    borne_keywords: dict[str, tuple[str, ...]]
     needs: dict[str, set[str]]
     groups: list[list[str]]  # calculation order
     object_loops: list[list[str]]
     _reads: dict[tuple[str, str], Reads] = field(default_factory=dict)
     _writes: dict[tuple[str, str], tuple[Char, ...]] = field(default_factory=dict)
-    _abilities: dict[tuple, Instance] = field(default_factory=dict)
+    _instances: dict[tuple, Instance] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.ruleset: Ruleset = self.layout.ruleset
 
     # -- instances ---------------------------------------------------------------------------------
 
@@ -71,59 +68,62 @@ class Analysis:
         key = (inst.name, oid)
         found = self._writes.get(key)
         if found is None:
-            found = self._writes[key] = writes(inst, oid)
+            found = self._writes[key] = inst.operator.writes(inst.op, oid)
         return found
 
     def ability(self, holder: str, held: HeldAbility) -> Instance:
         """The instance of an ability as its holder holds it now (§2)."""
         key = (holder, held.name, held.timestamp, held.a, held.b)
-        inst = self._abilities.get(key)
+        inst = self._instances.get(key)
         if inst is None:
-            e = held.effect
-            inst = self._abilities[key] = Instance(
+            inst = self._instances[key] = Instance(
+                **self.layout.bind(held.effect),
                 name=held.name,
-                kind="ability",
-                op=e.op,
-                stage=STAGES[e.op.name],
+                kind=HELD,
                 timestamp=held.timestamp,
-                key=(held.timestamp, held.a, held.b, 0, self.index[holder]),
-                conditions=e.conditions,
-                target=e.target,
+                key=(held.timestamp, held.a, held.b, 0, self.layout.index[holder]),
                 holder=holder,
-                bearer=holder if held.origin == "effect_text" else self.bearer[holder],
+                bearer=holder if held.origin == "effect_text" else self.layout.bearer[holder],
                 origin=held.origin,
-                gear=held.gear,
+                supplier=held.supplier,
             )
         return inst
 
-    def keyword_bonus(self, oid: str, kw: KeywordInstance) -> Instance:
-        """§2: one keyword bonus per instance of a bonus keyword that the object holds."""
-        key = (oid, kw)
-        inst = self._abilities.get(key)
-        if inst is None:
-            slot = self.keyword_pos[(oid, kw.keyword)]
-            s: Brought | None = kw.source
-            if s is None:
-                ts = self.objects[oid].since
-                name = f"keyword:{kw.keyword}:{oid}"
-                order = (ts, slot, 0, 0, 0)
-            else:
-                ts = s.timestamp
-                name = f"keyword:{kw.keyword}:{oid}:{s.name}"
-                order = (ts, slot, 1 + s.a, s.b, s.h)
-            inst = self._abilities[key] = Instance(
-                name=name,
-                kind="keyword",
-                op=Operation("plus", amount=kw.value),
-                stage=4,
-                timestamp=ts,
-                key=order,
-                obj=oid,
-                keyword=kw.keyword,
-                kw_source=kw.source_name,
-                value=kw.value,
-            )
-        return inst
+    def held_now(self, src: Instance, states: dict[str, ObjState]) -> Instance | None:
+        """A potential ability as its holder holds (or retains) it now; None when it does not."""
+        holder = states[src.holder]
+        held = holder.held.get(src.name) or holder.retained.get(src.name)
+        return None if held is None else self.ability(src.holder, held)
+
+    def borne(self, oid: str, state: ObjState) -> list[Instance]:
+        """The keyword-borne instances on an object now: one per instance of a bearing keyword."""
+        keywords = self.borne_keywords[oid]
+        if not keywords:
+            return []
+        out = []
+        for kw in state.keywords:
+            if kw.keyword in keywords:
+                inst = self._instances.get((oid, kw))
+                if inst is None:
+                    inst = self.ruleset.borne_instance(self.layout, oid, kw)
+                    self._instances[(oid, kw)] = inst
+                out.append(inst)
+        return out
+
+    def current(self, oid: str, states: dict[str, ObjState]) -> list[Instance]:
+        """The instances that exist now among those that could target the object."""
+        out = []
+        for src in self.sources[oid]:
+            if src.kind != HELD:
+                out.append(src)
+                continue
+            # held_now, written out: this loop is the engine's busiest.
+            holder = states[src.holder]
+            held = holder.held.get(src.name) or holder.retained.get(src.name)
+            if held is not None:
+                out.append(self.ability(src.holder, held))
+        out.extend(self.borne(oid, states[oid]))
+        return out
 
 
 def _ref(ref: str | None, holder: str | None, bearer: str | None, target: str | None) -> str | None:
@@ -137,59 +137,34 @@ def _ref(ref: str | None, holder: str | None, bearer: str | None, target: str | 
 
 
 class _Analyser:
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.objects = {obj.id: obj for obj in board.objects}
-        self.index = {obj.id: i for i, obj in enumerate(board.objects)}
-        self.on_board = [obj.id for obj in board.objects if obj.on_board]
-        self.on_board_set = set(self.on_board)
-        self.rules = keyword_rules(board.ruleset)
-        self.bearer: dict[str, str | None] = {}
-        for obj in board.objects:
-            b = obj.attached_to
-            attached = b in self.on_board_set and obj.on_board
-            self.bearer[obj.id] = b if attached else None
-
-    # -- §2: slots of the order key ------------------------------------------------------------
-
-    def slots(self) -> None:
-        self.text_pos: dict[str, int] = {}
-        self.buff_pos: dict[str, int] = {}
-        self.bonus_pos: dict[str, int] = {}
-        self.keyword_pos: dict[tuple[str, str], int] = {}
-        self.ongoing_pos: dict[str, int] = {}
-        for pos, slot in enumerate(all_slots(self.board, self.rules.bonus)):
-            if slot.part == "ongoing":
-                self.ongoing_pos[slot.effect.id] = pos
-            elif slot.effect is not None:
-                self.text_pos[slot.effect.id] = pos
-            elif slot.part == "buff":
-                self.buff_pos[slot.obj.id] = pos
-            elif slot.part == "bonus":
-                self.bonus_pos[slot.obj.id] = pos
-            else:
-                self.keyword_pos[(slot.obj.id, slot.keyword)] = pos
-
-    def gear_timestamp(self, gear: GameObject) -> int:
-        return gear.attached_since if gear.attached_since is not None else gear.since
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.ruleset = layout.ruleset
+        self.objects = layout.objects
+        self.on_board = layout.on_board
+        self.on_board_set = layout.on_board_set
+        self.bearer = layout.bearer
+        operators = self.ruleset.operators
+        self.copy_ops = {name for name, op in operators.items() if isinstance(op, Copy)}
 
     # -- §3: what each object holds at the start -----------------------------------------------
 
     def initial_held(self) -> dict[str, dict[str, HeldAbility]]:
+        text_pos = self.layout.text_pos
         held: dict[str, dict[str, HeldAbility]] = {oid: {} for oid in self.on_board}
-        for obj in self.board.objects:
+        for obj in self.layout.board.objects:
             if obj.id not in self.on_board_set:
                 continue
-            if self.bearer[obj.id] is None:
-                # An attached gear's own rules text is inactive (§2, RB 135.4).
-                for e in obj.rules_text:
-                    held[obj.id][e.id] = own_ability(e, obj, self.text_pos[e.id])
             bearer = self.bearer[obj.id]
-            if bearer is not None:
+            if bearer is None:
+                # An attached object's own rules text is inactive (§2).
+                for e in obj.rules_text:
+                    held[obj.id][e.id] = own_ability(e, obj, text_pos[e.id])
+            else:
                 for e in obj.effect_text:
-                    ts = e.timestamp if e.timestamp is not None else self.gear_timestamp(obj)
+                    ts = e.timestamp if e.timestamp is not None else attached_timestamp(obj)
                     held[bearer][e.id] = HeldAbility(
-                        e.id, e, "effect_text", ts, self.text_pos[e.id], 0, gear=obj.id
+                        e.id, e, "effect_text", ts, text_pos[e.id], 0, supplier=obj.id
                     )
         return held
 
@@ -224,7 +199,7 @@ class _Analyser:
 
     def potential_holdings(self, initial: dict[str, dict[str, HeldAbility]]) -> None:
         self.potential: dict[str, dict[str, _Potential]] = {
-            holder: {n: _Potential(n, a.effect, a.origin, a.gear) for n, a in abilities.items()}
+            holder: {n: _Potential(n, a.effect, a.origin, a.supplier) for n, a in abilities.items()}
             for holder, abilities in initial.items()
         }
         # Objects that could become an object's copiable root through a copy.
@@ -232,10 +207,10 @@ class _Analyser:
         while True:
             changed = False
             copies = [(e, e.source, self.bearer.get(e.source) if e.source else None)
-                      for e in self.board.effects if e.op.name == "copy"]  # fmt: skip
+                      for e in self.layout.board.effects if e.op.name in self.copy_ops]  # fmt: skip
             for holder, abilities in self.potential.items():
                 for p in abilities.values():
-                    if p.effect.op.name == "copy":
+                    if p.effect.op.name in self.copy_ops:
                         copies.append((p.effect, holder, self.ability_bearer(holder, p.origin)))
             for effect, holder, bearer in copies:
                 for oid in self.could_target(effect.target, holder, bearer):
@@ -264,18 +239,15 @@ class _Analyser:
 
     def sources(self) -> dict[str, list[Instance]]:
         sources: dict[str, list[Instance]] = {oid: [] for oid in self.on_board}
-        for e in self.board.effects:
+        for e in self.layout.board.effects:
             src = e.source
             bearer = self.bearer.get(src) if src else None
             inst = Instance(
+                **self.layout.bind(e),
                 name=e.id,
-                kind="ongoing",
-                op=e.op,
-                stage=STAGES[e.op.name],
+                kind=ONGOING,
                 timestamp=e.timestamp if e.timestamp is not None else 0,
-                key=(e.timestamp or 0, self.ongoing_pos[e.id], 0, 0, 0),
-                conditions=e.conditions,
-                target=e.target,
+                key=(e.timestamp or 0, self.layout.ongoing_pos[e.id], 0, 0, 0),
                 holder=src,
                 bearer=bearer,
                 controller=e.controller,
@@ -287,67 +259,48 @@ class _Analyser:
                 bearer = self.ability_bearer(holder, p.origin)
                 # A potential instance: its key is a placeholder (see Instance).
                 inst = Instance(
+                    **self.layout.bind(p.effect),
                     name=p.name,
-                    kind="ability",
-                    op=p.effect.op,
-                    stage=STAGES[p.effect.op.name],
+                    kind=HELD,
                     timestamp=0,
                     key=(0, 0, 0, 0, 0),
-                    conditions=p.effect.conditions,
-                    target=p.effect.target,
                     holder=holder,
                     bearer=bearer,
                     origin=p.origin,
-                    gear=p.gear,
+                    supplier=p.supplier,
                 )
                 for oid in self.could_target(p.effect.target, holder, bearer):
                     sources[oid].append(inst)
-        for oid in self.on_board:
-            obj = self.objects[oid]
-            if obj.buffed:
-                ts = obj.buff_since if obj.buff_since is not None else obj.since
-                sources[oid].append(Instance(
-                    name=f"buff:{oid}", kind="buff", op=Operation("plus", amount=1), stage=4,
-                    timestamp=ts, key=(ts, self.buff_pos[oid], 0, 0, 0), obj=oid,
-                ))  # fmt: skip
-        for gear in self.board.objects:
-            bearer = self.bearer[gear.id]
-            if bearer is not None and gear.might_bonus is not None:
-                ts = self.gear_timestamp(gear)
-                sources[bearer].append(Instance(
-                    name=f"bonus:{gear.id}", kind="bonus",
-                    op=Operation("plus", amount=gear.might_bonus), stage=4, timestamp=ts,
-                    key=(ts, self.bonus_pos[gear.id], 0, 0, 0), obj=bearer, gear=gear.id,
-                ))  # fmt: skip
+        for oid, inst in self.ruleset.own_instances(self.layout):
+            sources[oid].append(inst)
         return sources
 
-    def bonus_keywords(self) -> dict[str, list[str]]:
-        return {
-            oid: [k for k, status in self.rules.bonus.items() if status in self.objects[oid].status]
-            for oid in self.on_board
-        }
+    def borne_keywords(self) -> dict[str, tuple[str, ...]]:
+        return {oid: self.ruleset.borne_keywords(self.objects[oid]) for oid in self.on_board}
 
     # -- §5: needs -----------------------------------------------------------------------------
 
     def potential_writes(
-        self, sources: dict[str, list[Instance]], bonus: dict[str, list[str]]
+        self, sources: dict[str, list[Instance]], borne: dict[str, tuple[str, ...]]
     ) -> WriteIndex:
         """Every characteristic some instance on this board could write (§4: it could target
         the object and its operation writes it)."""
         index = WriteIndex()
         for oid, insts in sources.items():
             for inst in insts:
-                index.add(writes(inst, oid), inst)
-            # A keyword bonus could write Might when the object has the keyword's status and
-            # could hold the keyword: printed, gained, or brought by a copy.
+                index.add(inst.operator.writes(inst.op, oid), inst)
+            if not borne[oid]:
+                continue
+            # A keyword-borne instance could write when the object could hold a bearing
+            # keyword: printed, gained, or brought by a copy.
             could_hold: set[str] = {k.name for k in self.objects[oid].keywords}
             for inst in insts:
-                if inst.op.name == "gain_keywords":
+                if isinstance(inst.operator, GainKeywords):
                     could_hold |= {k.name for k in inst.op.keywords}
             for root in self.roots[oid]:
                 could_hold |= {k.name for k in self.objects[root].keywords}
-            if any(k in could_hold for k in bonus[oid]):
-                index.add(((oid, "might", None),), "keyword bonus")
+            if any(k in could_hold for k in borne[oid]):
+                index.add(self.ruleset.borne_writes(oid), "keyword-borne")
         return index
 
     def needs(self, sources: dict[str, list[Instance]], written: WriteIndex) -> dict[str, set[str]]:
@@ -361,34 +314,24 @@ class _Analyser:
         return needs
 
 
-def analyse(board: Board) -> Analysis:
-    a = _Analyser(board)
-    a.slots()
-    initial = a.initial_held()
-    a.potential_holdings(initial)
+def analyse(board: Board, ruleset: Ruleset) -> Analysis:
+    layout = lay_out(board, ruleset)
+    a = _Analyser(layout)
+    held = a.initial_held()
+    a.potential_holdings(held)
     sources = a.sources()
-    bonus = a.bonus_keywords()
-    needs = a.needs(sources, a.potential_writes(sources, bonus))
-    components = strongly_connected_components(a.on_board, {k: sorted(v) for k, v in needs.items()})
-    groups = dependency_order(components, needs, a.index)
+    borne = a.borne_keywords()
+    needs = a.needs(sources, a.potential_writes(sources, borne))
+    on_board = layout.on_board
+    components = strongly_connected_components(on_board, {k: sorted(v) for k, v in needs.items()})
+    groups = dependency_order(components, needs, layout.index)
+    initial = {oid: layout.printed(oid, frozen(held.get(oid, {}))) for oid in layout.objects}
     return Analysis(
-        board=board,
-        objects=a.objects,
-        index=a.index,
-        on_board=a.on_board,
-        on_board_set=a.on_board_set,
-        bearer=a.bearer,
-        rules=a.rules,
-        op_board=OpBoard(a.objects, a.text_pos, a.rules),
-        keyword_pos=a.keyword_pos,
-        initial_held={oid: frozen(h) for oid, h in initial.items()},
+        layout=layout,
+        initial=initial,
         sources=sources,
-        bonus_keywords=bonus,
+        borne_keywords=borne,
         needs=needs,
         groups=groups,
         object_loops=[g for g in groups if len(g) >= 2],
     )
-
-
-def initial_state(analysis: Analysis, oid: str):
-    return printed_state(analysis.objects[oid], analysis.initial_held[oid])

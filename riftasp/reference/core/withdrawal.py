@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .graph import strongly_connected_components
-from .instances import Char, WriteIndex
+from .chars import Char, WriteIndex
 
 
 class Applied(Protocol):
@@ -66,7 +66,8 @@ def choose(
         found: dict = {}
         parts: list[str] = []
         for part, reads in failure.parts:
-            # For a condition, f itself counts: "-2 while Mighty" switches itself off (§8).
+            # For a condition, f itself counts: a decrease conditioned on the number it lowers
+            # switches itself off (§8).
             mine = [a for read in reads for a in undone.writers(read)
                     if a.step > f.step or (a is f and part == "condition")]
             if mine:

@@ -1,4 +1,13 @@
-"""An object's state during the calculation (docs/semantics.md §3).
+"""An object's state during the calculation (docs/semantics.md §3), in the characteristic families.
+
+A ruleset's characteristics are held in three families, as its manifest's `[characteristics]`
+declares them: `values` (single-valued: controller, name), `numbers` (numeric; None when the
+object has no such number) and `members` (set-valued). Each family is a plain dict that is never
+changed once its state is built (a change copies it), so states share them freely; plain,
+because every application makes one and a read-only wrapper doubles the allocations the garbage
+collector counts. Besides them every state has what every
+layer system here has: keyword instances, held and retained abilities, the copiable root and the
+statuses, which no effect writes.
 
 States are immutable: applying an instance builds a new state, so the dependency test (§6) can
 apply an instance hypothetically without undoing anything.
@@ -10,10 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..model import Effect, GameObject
-from ..ruleset_data import KeywordRules
+from ...model import Effect, GameObject
+from ...ruleset_data import KeywordRules
 
 EMPTY: Mapping = MappingProxyType({})
+# The single-valued characteristic the core itself reads: relation filters and "controlled by
+# you" compare controllers.
+CONTROLLER = "controller"
 
 
 @dataclass(frozen=True)
@@ -38,7 +50,7 @@ class HeldAbility:
     timestamp: int
     a: int
     b: int
-    gear: str | None = None  # Effect Text: the gear that supplies it
+    supplier: str | None = None  # Effect Text: the attached object that supplies it
 
 
 @dataclass(frozen=True)
@@ -57,11 +69,9 @@ class KeywordInstance:
 @dataclass(frozen=True)
 class ObjState:
     id: str
-    name: str
-    types: tuple[str, ...]
-    controller: str
-    might: int | None
-    tags: frozenset[str]
+    values: Mapping[str, str]  # single-valued characteristics
+    numbers: Mapping[str, int | None]  # numeric characteristics (None: the object has none)
+    members: Mapping[str, frozenset[str]]  # set-valued characteristics
     keywords: tuple[KeywordInstance, ...]
     status: frozenset[str]  # never written by any effect (§4)
     held: Mapping[str, HeldAbility]
@@ -69,8 +79,8 @@ class ObjState:
     root: str  # the copiable root: whose printed values are this object's copiable values
 
     @property
-    def mighty(self) -> bool:
-        return self.might is not None and self.might >= 5
+    def controller(self) -> str:
+        return self.values[CONTROLLER]
 
     def has_keyword(self, keyword: str) -> bool:
         return any(k.keyword == keyword for k in self.keywords)
@@ -81,11 +91,21 @@ class ObjState:
 
 def changed(state: ObjState, **changes) -> ObjState:
     """`dataclasses.replace` without its per-call introspection (the engine's hottest call)."""
-    new = object.__new__(ObjState)
     values = dict(state.__dict__)
     values.update(changes)
-    object.__setattr__(new, "__dict__", values)
-    return new
+    return _made(values)
+
+
+def new_state(**fields) -> ObjState:
+    """An ObjState, without the frozen dataclass's field-by-field `__init__` (a state per
+    object per board)."""
+    return _made(fields)
+
+
+def _made(fields: dict) -> ObjState:
+    state = object.__new__(ObjState)
+    object.__setattr__(state, "__dict__", fields)
+    return state
 
 
 def keyword_values(instances: tuple[KeywordInstance, ...], rules: KeywordRules) -> dict[str, int]:
@@ -108,18 +128,8 @@ def printed_keywords(obj: GameObject, source: Brought | None = None) -> tuple[Ke
     return tuple(KeywordInstance(k.name, k.value or 1, source) for k in obj.keywords)
 
 
-def printed_state(obj: GameObject, held: Mapping[str, HeldAbility] = EMPTY) -> ObjState:
-    """The printed values: the start of an on-board calculation, and all an off-board object is."""
-    return ObjState(
-        id=obj.id,
-        name=obj.name,
-        types=(obj.card_type,),
-        controller=obj.controller,
-        might=obj.might,
-        tags=frozenset(obj.tags),
-        keywords=printed_keywords(obj),
-        status=frozenset(obj.status),
-        held=held,
-        retained=EMPTY,
-        root=obj.id,
-    )
+def own_ability(effect: Effect, obj: GameObject, pos: int) -> HeldAbility:
+    """An object's printed ability as it holds it: its timestamp is the effect's own, else when
+    the object's text last became active (§2)."""
+    ts = effect.timestamp if effect.timestamp is not None else obj.since
+    return HeldAbility(effect.id, effect, "own", ts, pos, 0)

@@ -1,46 +1,35 @@
-"""The reference engine: docs/semantics.md §5–§8, step by step.
+"""The scheduling procedure "recheck" (Riftbound's, docs/semantics.md §5–§8), step by step.
 
 It is deliberately plain. A `Round` (§8: one calculation with a fixed set W of withdrawn
 applications) runs the groups in order (§5); a group repeats steps (§6: pending -> eligible ->
 settled -> candidates -> stage -> dependencies over the universe -> cycles -> ready ->
-immediately after -> pick) until it finishes. `resolve` runs rounds until the final check finds
-nothing failing, withdrawing what withdrawal.py chooses. A round takes a group's calculation from
-the previous round when nothing it depends on changed (exact: only its steps shift).
+immediately after -> pick) until it finishes. `calculate` runs rounds until the final check
+finds nothing failing, withdrawing what core/withdrawal.py chooses. A round takes a group's
+calculation from the previous round when nothing it depends on changed (exact: only its steps
+shift).
 """
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field, replace
 
-from ..model import Board
-from ..result import Application, Characteristics, Resolution, Withdrawal
-from .analysis import Analysis, analyse, initial_state
-from .graph import strongly_connected_components
-from .instances import (
-    LAYERS,
-    Instance,
-    WriteIndex,
-    condition_holds,
-    conditions_hold,
-    evaluate,
-    exists,
-    targets,
-    undoes,
-)
-from .operations import apply_instance, characteristic_of, characteristic_value
-from .state import ObjState, keyword_values, printed_state
-from .withdrawal import Component, Failure, choose
+from ...model import Board
+from ...result import Application, Characteristics, Resolution, Withdrawal
+from ..core.analysis import Analysis, analyse
+from ..core.chars import WriteIndex
+from ..core.dependency import AppId, dependencies
+from ..core.evaluate import conditions_hold, exists, targets, undoes
+from ..core.graph import strongly_connected_components
+from ..core.instances import HELD, Instance
+from ..core.operators import apply_instance
+from ..core.ruleset import Ruleset
+from ..core.state import ObjState
+from ..core.trace import Why, application_of
+from ..core.withdrawal import Component, Failure, choose
 
-# RIFTASP_REFERENCE_CHECK=1: verify the read/write shortcut of the dependency test, and that
-# every instance found held is one the analysis foresaw (the tests switch this on).
-CHECK_MODE = os.environ.get("RIFTASP_REFERENCE_CHECK") == "1"
 # Reuse a group's calculation from the previous round when nothing it depends on changed (exact;
 # off only to test that it is exact).
 REUSE_GROUPS = True
-
-AppId = tuple[str, str]  # (instance name, object)
 
 
 @dataclass(eq=False)
@@ -86,9 +75,7 @@ class _Pick:
     oid: str
     labels: set[str]
     dependents: set[AppId]  # had a kept dependency on it in this step (§6.9)
-    depends_on: list[str]  # names it had a kept dependency on, applied before it
-    cycle: list[str]  # the dependency cycle it is in, if any
-    tied: list[str]  # names in the pool with its timestamp that listing order put after it
+    why: Why
 
 
 @dataclass
@@ -125,11 +112,8 @@ class Round:
         self.previous = previous
         self.withdrawn = withdrawn
         self.settled = settled
-        self.states: dict[str, ObjState] = {oid: initial_state(analysis, oid) for oid in analysis.on_board}
-        for obj in analysis.board.objects:
-            if not obj.on_board:
-                self.states[obj.id] = printed_state(obj)
-        self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.on_board}
+        self.states: dict[str, ObjState] = dict(analysis.initial)
+        self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.layout.on_board}
         self.records: list[Record] = []
         self.cycles: set[frozenset[str]] = set()
         self.ties: set[tuple[str, str]] = set()
@@ -189,29 +173,7 @@ class Round:
             self.states[oid] = prev.states[oid]
         return _GroupLog(start, old.end + shift, records, old.cycles, old.ties)
 
-    # -- §6: what exists now ----------------------------------------------------------------------
-
-    def current(self, oid: str) -> list[Instance]:
-        """The instances that exist now among those that could target the object."""
-        out = []
-        for src in self.a.sources[oid]:
-            if src.kind == "ability":
-                holder = self.states[src.holder]
-                held = holder.held.get(src.name) or holder.retained.get(src.name)
-                if held is not None:
-                    out.append(self.a.ability(src.holder, held))
-            else:
-                out.append(src)
-        out.extend(self.keyword_bonuses(oid))
-        return out
-
-    def keyword_bonuses(self, oid: str) -> list[Instance]:
-        bonus = self.a.bonus_keywords[oid]
-        if not bonus:
-            return []
-        return [
-            self.a.keyword_bonus(oid, kw) for kw in self.states[oid].keywords if kw.keyword in bonus
-        ]
+    # -- §6.6: the universe of a step -------------------------------------------------------------
 
     def universe(self, group: list[str], stage: int) -> list[tuple[Instance, str]]:
         """§6.6: every application of the stage that could target a group object, not applied
@@ -222,24 +184,19 @@ class Round:
             for src in self.a.sources[oid]:
                 if src.stage != stage or src.name in done or (src.name, oid) in self.withdrawn:
                     continue
-                inst = src
-                if src.kind == "ability":
-                    holder = self.states[src.holder]
-                    held = holder.held.get(src.name) or holder.retained.get(src.name)
-                    if held is not None:
-                        inst = self.a.ability(src.holder, held)
-                out.append((inst, oid))
-            if stage == 4:
-                # Keyword bonuses that do not exist now can be left out: nothing in the
-                # arithmetic stages changes keywords, so they depend on nothing and can be in
-                # no cycle; they are never candidates.
-                for kb in self.keyword_bonuses(oid):
-                    if kb.name not in done and (kb.name, oid) not in self.withdrawn:
-                        out.append((kb, oid))
+                held = self.a.held_now(src, self.states) if src.kind == HELD else None
+                out.append((held or src, oid))
+            # Keyword-borne instances that do not exist now can be left out: a ruleset's are
+            # applied at a stage where nothing changes keywords (Riftbound: arithmetic), so they
+            # depend on nothing and can be in no cycle; they are never candidates.
+            for kb in self.a.borne(oid, self.states[oid]):
+                if kb.stage != stage or kb.name in done or (kb.name, oid) in self.withdrawn:
+                    continue
+                out.append((kb, oid))
         return out
 
     def key(self, inst: Instance, oid: str) -> tuple:
-        return inst.key + (self.a.index[oid],)
+        return inst.key + (self.a.layout.index[oid],)
 
     # -- §6: one group ----------------------------------------------------------------------------
 
@@ -280,8 +237,8 @@ class Round:
         pending: list[tuple[Instance, str]] = []
         for oid in group:
             done = self.progress[oid].names
-            obj = self.a.objects[oid]
-            for inst in self.current(oid):
+            obj = self.a.layout.objects[oid]
+            for inst in self.a.current(oid, self.states):
                 if inst.name in done or (inst.name, oid) in self.withdrawn:
                     continue
                 if targets(inst, obj, view):
@@ -305,7 +262,7 @@ class Round:
         choice = [(i, o) for i, o in candidates if i.stage == stage]
         choice_ids = {(i.name, o) for i, o in choice}
         universe = self.universe(group, stage)
-        deps = self.dependencies(universe)
+        deps = dependencies(universe, self.a, self.states)
         ids = [(i.name, o) for i, o in universe]
         assert choice_ids <= set(ids), "a candidate the analysis did not foresee"
         # Dependencies inside a strongly connected component of *depends on* are ignored.
@@ -345,15 +302,14 @@ class Round:
             labels.add("tie")
         if depends_on or me in memory.blocked:
             labels.add("dependency")
-        return _Pick(
-            inst=inst,
-            oid=oid,
-            labels=labels,
-            dependents={b for b in ids if me in kept[b]},
-            depends_on=depends_on,
-            cycle=[name for name, _ in cycle] if len(cycle) >= 2 else [],
-            tied=tied,
+        dependents = {b for b in ids if me in kept[b]}
+        why = Why(
+            depends_on=tuple(depends_on),
+            dependents=tuple(sorted({name for name, _ in dependents})),
+            cycle=tuple(sorted({name for name, _ in cycle})) if len(cycle) >= 2 else (),
+            tied=tuple(tied),
         )
+        return _Pick(inst=inst, oid=oid, labels=labels, dependents=dependents, why=why)
 
     def late_labels(self, inst: Instance, oid: str) -> set[str]:
         """§11: became_applicable / waited, when a later key of its stage applied to its object
@@ -379,88 +335,14 @@ class Round:
                     return False
         return True
 
-    def dependencies(self, universe: list[tuple[Instance, str]]) -> dict[AppId, set[AppId]]:
-        """§6.6: B depends on A when applying A alone to its object's current state would change
-        whether B exists, whether it targets its object, whether its conditions hold, or its
-        result. Only pairs where A writes something B reads are tried: nothing else can change."""
-        by_id = {(i.name, o): (i, o) for i, o in universe}
-        deps: dict[AppId, set[AppId]] = {aid: set() for aid in by_id}
-        if len(by_id) < 2:
-            return deps
-        writers = WriteIndex()
-        for inst, oid in universe:
-            writers.add(self.a.writes(inst, oid), (inst.name, oid))
-        hypothetical: dict[AppId, ObjState] = {}
-        for b_id, (b, q) in by_id.items():
-            tried: set[AppId] = set()
-            for read in self.a.reads(b, q).all:
-                tried.update(writers.writers(read))
-            tried.discard(b_id)
-            if CHECK_MODE:
-                # Check the shortcut: every other pair must show no dependency.
-                for a_id in by_id:
-                    if a_id != b_id and a_id not in tried:
-                        assert not self.depends(by_id[a_id], (b, q), hypothetical), (b_id, a_id)
-            if not tried:
-                continue
-            now = evaluate(b, self.a.objects[q], self.view)
-            for a_id in tried:
-                if self.depends(by_id[a_id], (b, q), hypothetical, now):
-                    deps[b_id].add(a_id)
-        return deps
-
-    def depends(
-        self,
-        a: tuple[Instance, str],
-        b: tuple[Instance, str],
-        hypothetical: dict[AppId, ObjState],
-        now: tuple | None = None,
-    ) -> bool:
-        a_inst, p = a
-        b_inst, q = b
-        a_id = (a_inst.name, p)
-        new = hypothetical.get(a_id)
-        if new is None:
-            new = hypothetical[a_id] = apply_instance(
-                a_inst, self.states[p], self.view, self.a.op_board
-            )
-        view = self.view
-
-        def then(x: str) -> ObjState | None:
-            return new if x == p else view(x)
-
-        obj = self.a.objects[q]
-        if now is None:
-            now = evaluate(b_inst, obj, view)
-        return now != evaluate(b_inst, obj, then)
-
     # -- applying and recording -------------------------------------------------------------------
 
     def apply(self, inst: Instance, oid: str, step: int, labels: set[str], pick: _Pick) -> None:
-        before_state = self.states[oid]
-        after_state = apply_instance(inst, before_state, self.view, self.a.op_board)
-        self.states[oid] = after_state
-        characteristic = characteristic_of(inst)
-        rules = self.a.rules
-        before = characteristic_value(characteristic, before_state, rules)
-        after = characteristic_value(characteristic, after_state, rules)
-        layer, sublayer = LAYERS[inst.stage]
-        reasons = ("timestamp", *sorted(labels))
-        why = _why(oid, inst, reasons, pick, characteristic, before, after, layer, sublayer)
-        application = Application(
-            effect=inst.name,
-            step=step,
-            layer=layer,
-            sublayer=sublayer,
-            timestamp=inst.timestamp,
-            why=why,
-            reasons=reasons,
-            depends_on=tuple(pick.depends_on),
-            characteristic=characteristic,
-            before=before,
-            after=after,
-        )
-        record = Record(inst, oid, step, application)
+        before = self.states[oid]
+        after = apply_instance(inst, before, self.view, self.a.layout)
+        self.states[oid] = after
+        traced = application_of(inst, oid, step, labels, pick.why, before, after, self.a.ruleset)
+        record = Record(inst, oid, step, traced)
         progress = self.progress[oid]
         progress.applied.append(record)
         progress.names.add(inst.name)
@@ -473,7 +355,7 @@ class Round:
         view = self.view
         return (
             exists(inst, oid, view)
-            and targets(inst, self.a.objects[oid], view)
+            and targets(inst, self.a.layout.objects[oid], view)
             and (not conditions or conditions_hold(inst, oid, view))
         )
 
@@ -487,110 +369,29 @@ class Round:
             parts: list = []
             if not exists(inst, oid, view):
                 parts.append(("existence", tuple(reads.existence)))
-            if not targets(inst, self.a.objects[oid], view):
+            if not targets(inst, self.a.layout.objects[oid], view):
                 parts.append(("target", tuple(reads.targeting)))
             if self.settled:
                 for n, c in enumerate(inst.conditions):
-                    if not condition_holds(c, inst, oid, view):
+                    if not c.holds(inst, oid, view):
                         parts.append(("condition", tuple(reads.conditions[n])))
             if parts:
                 out[record] = Failure(tuple(parts))
         return out
 
     def characteristics(self) -> dict[str, Characteristics]:
-        result = {}
-        rules = self.a.rules
-        for obj in self.a.board.objects:
-            state = self.states[obj.id]
-            abilities = (
-                tuple(sorted(state.held)) if obj.on_board else tuple(e.id for e in obj.rules_text)
-            )
-            result[obj.id] = Characteristics(
-                name=state.name,
-                controller=state.controller,
-                might=state.might,
-                # Off the board the state is the printed one, so this is printed Might >= 5.
-                mighty=state.mighty,
-                tags=tuple(sorted(state.tags)),
-                types=tuple(state.types),
-                keywords=keyword_values(state.keywords, rules),
-                zone=obj.zone,
-                abilities=tuple(sorted(abilities)),
-            )
-        return result
+        output = self.a.ruleset.characteristics
+        return {obj.id: output(obj, self.states[obj.id]) for obj in self.a.layout.board.objects}
 
 
-def _describe(inst: Instance, oid: str) -> str:
-    if inst.kind == "ongoing":
-        return f"Ongoing effect {inst.name}"
-    if inst.kind == "buff":
-        return f"The buff on {oid}"
-    if inst.kind == "bonus":
-        return f"The Might Bonus of {inst.gear}"
-    if inst.kind == "keyword":
-        return f"The {inst.keyword} bonus of {oid}"
-    if inst.origin == "effect_text":
-        return f"Effect Text {inst.name} of {inst.gear} (held by {inst.holder})"
-    if inst.origin == "copied":
-        return f"Copied ability {inst.name} held by {inst.holder}"
-    return f"Ability {inst.name} of {inst.holder}"
-
-
-def _why(
-    oid: str,
-    inst: Instance,
-    reasons: tuple[str, ...],
-    pick: _Pick,
-    characteristic: str,
-    before,
-    after,
-    layer: str,
-    sublayer: str | None,
-) -> str:
-    where = f"the {layer} layer" + (f" ({sublayer} sublayer)" if sublayer else "")
-    if before == after:
-        change = f"leaves {oid}'s {characteristic} unchanged"
-    elif characteristic == "copy":
-        change = f"makes {oid} a copy of {after}"
-    else:
-        change = f"changes {oid}'s {characteristic} from {json.dumps(before)} to {json.dumps(after)}"
-    parts = []
-    if "immediately_after" in reasons:
-        parts.append("it applies immediately after the effect it depends on")
-    if pick.depends_on:
-        parts.append(f"it depends on {', '.join(pick.depends_on)}, which applied first")
-    if pick.dependents:
-        dependents = sorted({name for name, _ in pick.dependents})
-        parts.append(f"{', '.join(dependents)} depend on it, so it goes first")
-    if pick.cycle:
-        cycle = sorted(set(pick.cycle))
-        parts.append(f"{', '.join(cycle)} depend on each other, so timestamp order decides")
-    if pick.tied:
-        parts.append(
-            f"it shares timestamp {inst.timestamp} with {', '.join(pick.tied)}; board listing "
-            "order puts it first"
-        )
-    if "recheck" in reasons:
-        parts.append("it became applicable after a later layer applied, so its layer is rechecked")
-    if "became_applicable" in reasons:
-        parts.append("it became applicable after a newer effect of its layer applied")
-    if "waited" in reasons:
-        parts.append("its conditions waited for effects that could change what they read")
-    if "unblocked" in reasons:
-        parts.append("conditions waiting on each other were checked against the current state")
-    if not parts:
-        parts.append("it has the earliest timestamp among the ready effects")
-    return f"{_describe(inst, oid)} {change} in {where}: {'; '.join(parts)}."
-
-
-def resolve(board: Board) -> Resolution:
+def resolve(board: Board, ruleset: Ruleset) -> Resolution:
     """Compute every object's characteristics by the procedure of docs/semantics.md."""
-    return calculate(board)[0]
+    return calculate(board, ruleset)[0]
 
 
-def calculate(board: Board) -> tuple[Resolution, Round]:
+def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
     """The resolution and the last round (its final states and records, for invariant tests)."""
-    analysis = analyse(board)
+    analysis = analyse(board, ruleset)
     settled = board.settings.condition_timing == "settled"
     withdrawn: frozenset[AppId] = frozenset()
     withdrawals: list[Withdrawal] = []

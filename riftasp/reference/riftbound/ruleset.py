@@ -1,0 +1,57 @@
+"""The Riftbound ruleset for the reference engine: its manifest's data (through the core's
+Ruleset) with its operations, conditions, characteristics and kinds of instance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...listing import Slot, all_slots
+from ...model import Board, GameObject
+from ...result import Characteristics
+from ..core.chars import Char
+from ..core.instances import Instance
+from ..core.layout import Layout
+from ..core.ruleset import Ruleset
+from ..core.state import KeywordInstance, ObjState
+from . import instances
+from .characteristics import TAGS, TYPES, characteristics, printed
+from .conditions import CONDITIONS
+from .operations import operators
+
+
+class Riftbound(Ruleset):
+    conditions = CONDITIONS
+    filter_members = (("card_type", TYPES), ("tag", TAGS))
+
+    def __init__(self) -> None:
+        super().__init__("riftbound")
+        self.operators = operators(self)
+        # Buffs, Might Bonuses and keyword bonuses are all increases by an amount they state.
+        self.plus = self.operators["plus"]
+
+    def listing(self, board: Board) -> Iterable[Slot]:
+        return all_slots(board, self.rules.bonus)
+
+    def printed_values(self, obj: GameObject) -> dict[str, Any]:
+        return printed(obj)
+
+    def own_instances(self, layout: Layout) -> Iterable[tuple[str, Instance]]:
+        return instances.own_instances(layout, self.plus)
+
+    def borne_keywords(self, obj: GameObject) -> tuple[str, ...]:
+        # The bonus keywords whose status the object has.
+        return tuple([k for k, status in self.rules.bonus.items() if status in obj.status])
+
+    def borne_instance(self, layout: Layout, oid: str, kw: KeywordInstance) -> Instance:
+        return instances.keyword_bonus(layout, oid, kw, self.plus)
+
+    def borne_writes(self, oid: str) -> tuple[Char, ...]:
+        # A keyword bonus is arithmetic: it writes the number arithmetic changes.
+        return ((oid, self.families.arithmetic, None),)
+
+    def describe(self, inst: Instance, oid: str) -> str:
+        return instances.describe(inst, oid)
+
+    def characteristics(self, obj: GameObject, state: ObjState) -> Characteristics:
+        return characteristics(obj, state, self.rules)
