@@ -158,7 +158,7 @@ def prefixed(board: Board, prefix: str) -> Board:
         target = e.target
         if target.ids:
             target = Target(target.kind, tuple(prefix + i for i in target.ids), target.filter)
-        op = replace(e.op, of=ref(e.op.of)) if e.op.of is not None else e.op
+        op = e.op.with_params(of=ref(e.op.of)) if e.op.of is not None else e.op
         conditions = tuple(
             c if c.of in SYMBOLIC_REFS else replace(c, of=prefix + c.of) for c in e.conditions
         )

@@ -9,8 +9,10 @@ from typing import Any
 
 import clingo
 
-from .model import Effect, Keyword, Target
+from .model import Effect, Keyword, Operation, Target
+from .operations import OPERATIONS
 from .resources import card_library
+from .ruleset_data import characteristic_families
 from .terms import decode_condition, decode_ops, decode_target
 
 
@@ -112,7 +114,7 @@ def _build(atoms: list[clingo.Symbol]) -> dict[str, CardDef]:
 # ---- the library for people and for other engines (`riftasp cards`) ---------------------------
 
 
-def card_to_dict(card: CardDef) -> dict[str, Any]:
+def card_to_dict(card: CardDef, ruleset: str) -> dict[str, Any]:
     """A card as the board format writes an object's printed fields (effect ids are the card's
     keys; on a board, the object `x` holding the card has them as `x.<key>`), plus its text."""
     from .board_io import board_to_dict
@@ -128,12 +130,12 @@ def card_to_dict(card: CardDef) -> dict[str, Any]:
                             "might_bonus": card.might_bonus}  # fmt: skip
     for key in ("rules_text", "effect_text"):
         data[key] = written.get(key, [])
-    data["text"] = card_text(card)
+    data["text"] = card_text(card, ruleset)
     return data
 
 
 def library_json(ruleset: str) -> dict[str, Any]:
-    return {"ruleset": ruleset, "cards": [card_to_dict(c) for _, c in sorted(library(ruleset).items())]}
+    return {"ruleset": ruleset, "cards": [card_to_dict(c, ruleset) for _, c in sorted(library(ruleset).items())]}
 
 
 def library_text(ruleset: str) -> str:
@@ -149,22 +151,24 @@ def library_text(ruleset: str) -> str:
         if card.might_bonus is not None:
             printed.append(f"Might Bonus +{card.might_bonus}")
         lines = [f"{name}: {'; '.join(printed)}"]
-        lines += [f"  {line}" for line in card_text(card).splitlines()]
+        lines += [f"  {line}" for line in card_text(card, ruleset).splitlines()]
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
 
 
-def card_text(card: CardDef) -> str:
+def card_text(card: CardDef, ruleset: str) -> str:
     """The card's text in words, one line per effect, with the effect's key."""
-    lines = [f"[{key}] {effect_sentence(e, 'rules')}" for key, e in card.rules_text]
-    lines += [f"[{key}] Attached effect: {effect_sentence(e, 'effect')}" for key, e in card.effect_text]
+    number = characteristic_families(ruleset)["arithmetic"][0].capitalize()
+    lines = [f"[{key}] {effect_sentence(e, number, 'rules')}" for key, e in card.rules_text]
+    lines += [f"[{key}] Attached effect: {effect_sentence(e, number, 'effect')}" for key, e in card.effect_text]
     return "\n".join(lines)
 
 
-def effect_sentence(effect: Effect, context: str = "rules") -> str:
-    """An effect in words: `While I'm Mighty, I gain Deflect, Ganking and Shield.`"""
+def effect_sentence(effect: Effect, number: str, context: str = "rules") -> str:
+    """An effect in words: `While I'm Mighty, I gain Deflect, Ganking and Shield.` (`number`
+    names the ruleset's arithmetic characteristic.)"""
     who = _target_words(effect.target, context)
-    text = f"{who} {_op_words(effect.op, third_person=who not in ('I',))}"
+    text = f"{who} {_op_words(effect.op, third_person=who not in ('I',), number=number)}"
     if effect.conditions:
         text = "While " + " and ".join(_condition_words(c) for c in effect.conditions) + ", " + text
     return text[0].upper() + text[1:] + "."
@@ -183,25 +187,19 @@ def _target_words(target: Target, context: str) -> str:
     return ("each other " if f and f.other else "each ") + " ".join(words) + where
 
 
-def _op_words(op, third_person: bool) -> str:
-    s = "s" if third_person else ""
-    words = lambda ks: _and([str(k) for k in ks])  # noqa: E731
-    return {
-        "copy": lambda: f"become{s} a copy of {op.of}",
-        "set_might": lambda: f"ha{'s' if third_person else 've'} base Might {op.value}",
-        "set_controller": lambda: f"{'is' if third_person else 'am'} controlled by {op.player}",
-        "add_tag": lambda: f"gain{s} the tag {op.tag}",
-        "remove_tag": lambda: f"lose{s} the tag {op.tag}",
-        "gain_keywords": lambda: f"gain{s} {words(op.keywords)}",
-        "lose_keywords": lambda: f"lose{s} {words(op.keywords)}",
-        "lose_all_abilities": lambda: f"lose{s} all abilities",
-        "plus": lambda: f"get{s} +{op.amount} Might",
-        "minus": lambda: f"get{s} -{op.amount} Might",
-        "increase_to": lambda: f"get{s} Might increased to {op.value}",
-        "plus_max": lambda: f"get{s} +{op.amount} Might, to at most {op.max}",
-        "minus_min": lambda: f"get{s} -{op.amount} Might, to no less than {op.min}",
-        "double": lambda: f"get{s} its Might doubled" if third_person else "get my Might doubled",
-    }[op.name]()
+def _op_words(op: Operation, third_person: bool, number: str) -> str:
+    """The operation's wording from the registry (riftasp/operations/): its parameters, lists
+    joined with "and", and the person of the verb."""
+    words: dict[str, Any] = {
+        "s": "s" if third_person else "",
+        "is": "is" if third_person else "am",
+        "has": "has" if third_person else "have",
+        "its": "its" if third_person else "my",
+        "number": number,
+    }
+    for key, value in op.params:
+        words[key] = _and([str(v) for v in value]) if isinstance(value, tuple) else value
+    return OPERATIONS[op.name].words.format(**words)
 
 
 def _condition_words(c) -> str:

@@ -12,7 +12,8 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .model import Board, Effect
+from .model import Board, Effect, Operation
+from .operations import OPERATIONS
 
 # Every integer in a board: Might, amounts, values, bonuses, keyword numbers, timestamps.
 VALUE_MAX = 1_000_000
@@ -24,9 +25,12 @@ REACH_MAX = 500_000_000
 # A board file larger than this is refused before it is read (64 MiB: ~200,000 objects).
 MAX_BOARD_BYTES = 64 * 2**20
 
-INCREASES = ("plus", "plus_max")
-DECREASES = ("minus", "minus_min")
-STARTS = ("set_might", "increase_to")  # operations that put a value of their own in place
+
+
+def _reach(op: Operation) -> str | None:
+    """How an operation can move the arithmetic number (the registry's `reach`)."""
+    spec = OPERATIONS.get(op.name)
+    return None if spec is None else spec.does.reach
 
 
 @dataclass
@@ -41,13 +45,14 @@ class _Sum:
 
     def add(self, effect: Effect, times: int) -> None:
         op = effect.op
-        if op.name in INCREASES:
+        reach = _reach(op)
+        if reach == "adds":
             self.up += op.amount * times
-        elif op.name in DECREASES:
+        elif reach == "subtracts":
             self.down += op.amount * times
-        elif op.name == "double":
+        elif reach == "doubles":
             self.doubles += times
-        elif op.name == "gain_keywords":
+        elif OPERATIONS[op.name].does.kind == "gain_keywords":
             self.keywords += sum(k.value or 1 for k in op.keywords) * times
 
 
@@ -91,7 +96,7 @@ def might_reach(board: Board) -> Reach | None:
 
 def _largest_start(board: Board) -> int:
     values = [abs(obj.might) for obj in board.objects if obj.might is not None]
-    values += [abs(e.op.value) for e in _all_effects(board) if e.op.name in STARTS]
+    values += [abs(e.op.value) for e in _all_effects(board) if _reach(e.op) == "starts"]
     return max(values, default=0)
 
 

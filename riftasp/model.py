@@ -7,29 +7,12 @@ none of the rules logic lives here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 BOARD_ZONES = ("base", "battlefield")
 ZONES = ("base", "battlefield", "hand", "deck", "trash", "banishment")
 CARD_TYPES = ("unit", "gear", "spell", "rune", "legend", "battlefield", "token")
 STATUSES = ("attacking", "defending")
-
-# Operation name -> the fields it takes (besides "op").
-OPERATIONS: dict[str, tuple[str, ...]] = {
-    "copy": ("of",),
-    "set_might": ("value",),
-    "set_controller": ("player",),
-    "add_tag": ("tag",),
-    "remove_tag": ("tag",),
-    "gain_keywords": ("keywords",),
-    "lose_keywords": ("keywords",),
-    "lose_all_abilities": (),
-    "plus": ("amount",),
-    "minus": ("amount",),
-    "increase_to": ("value",),
-    "plus_max": ("amount", "max"),
-    "minus_min": ("amount", "min"),
-    "double": (),
-}
 
 # Condition kind -> the field holding its parameter (None: no parameter).
 CONDITIONS: dict[str, str | None] = {
@@ -55,19 +38,37 @@ class Keyword:
         return self.name if self.value is None else f"{self.name} {self.value}"
 
 
-@dataclass(frozen=True)
+# The parameter keys that hold lists in some operation (filled in by the operations' registry).
+LIST_PARAMS: set[str] = set()
+
+
+@dataclass(frozen=True, init=False)
 class Operation:
-    """What an effect does. Only the fields named in OPERATIONS[name] are set."""
+    """What an effect does: an operation's name and its parameters, the keys the operations'
+    registry (riftasp/operations/) gives it. A parameter reads as an attribute (`op.amount`);
+    one the operation does not take reads as None, or as () for a list (LIST_PARAMS), so that
+    `op.keywords` of any operation can be iterated."""
 
     name: str
-    of: str | None = None
-    value: int | None = None
-    player: str | None = None
-    tag: str | None = None
-    keywords: tuple[Keyword, ...] = ()
-    amount: int | None = None
-    max: int | None = None
-    min: int | None = None
+    params: tuple[tuple[str, Any], ...]
+
+    def __init__(self, name: str, **params: Any) -> None:
+        object.__setattr__(self, "name", name)
+        # Sorted, so that equal operations compare equal whatever order their keys came in.
+        given = sorted((k, v) for k, v in params.items() if v is not None)
+        object.__setattr__(self, "params", tuple(given))
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("__"):  # copy, pickle and the like ask for dunders: not parameters
+            raise AttributeError(key)
+        for k, v in self.params:
+            if k == key:
+                return v
+        return () if key in LIST_PARAMS else None
+
+    def with_params(self, **changes: Any) -> Operation:
+        """The same operation with some parameters changed."""
+        return Operation(self.name, **{**dict(self.params), **changes})
 
 
 @dataclass(frozen=True)

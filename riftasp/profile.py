@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .model import OPERATIONS
+from .operations import OPERATIONS
 
 # Feature name -> what leaving it out means for the generated boards.
 FEATURES: dict[str, str] = {

@@ -43,6 +43,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .keywords import BONUS, SUMMING
+from .operations import OPERATIONS, Param
 from .profile import Profile
 
 PLAYERS = ("alice", "bob")
@@ -62,14 +63,12 @@ STAMP = st.integers(0, 4)
 TYPICAL_OBJECTS = 4
 GENERIC_WEIGHT = 5  # generic boards per one board of each class (5 in 14 generic, 2 arithmetic)
 
-# Operation names weighted towards the hard parts: arithmetic with a computed amount
-# (dependencies) listed more than once, next to the fixed amounts it depends on.
-_OPS = (
-    "plus", "increase_to", "minus", "double", "plus_max", "minus_min", "gain_keywords",
-    "set_might", "plus", "increase_to", "double", "minus", "set_controller", "copy",
-    "gain_keywords", "lose_keywords", "lose_all_abilities", "add_tag", "remove_tag",
-    "set_controller", "minus", "increase_to", "plus_max", "minus_min", "double", "plus",
-)  # fmt: skip
+# Operation names, each as often as its weight in the registry (riftasp/operations/): towards
+# the hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
+# Heaviest first, so that shrinking goes towards a plain `plus`.
+_OPS = tuple(
+    spec.name for spec in sorted(OPERATIONS.values(), key=lambda spec: -spec.weight) for _ in range(spec.weight)
+)
 _CONDITIONS = ("mighty", "might_at_least", "has_keyword", "controlled_by", "status", "mighty")
 EFFECT_KEY_ORDER = ("id", "op", "target", "conditions", "timestamp", "controller", "source")
 _DEFAULT = Profile()
@@ -191,27 +190,29 @@ def _op_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
     if not names:
         return {"op": None}  # nothing allowed: the effect is left out in _build
     name = draw(st.sampled_from(names))
-    if name in ("plus", "minus"):
-        return {"op": name, "amount": draw(st.integers(0, 3))}
-    if name in ("increase_to", "set_might"):
-        return {"op": name, "value": draw(st.integers(2, 7))}
-    if name == "plus_max":
-        return {"op": name, "amount": draw(st.integers(1, 3)), "max": draw(st.integers(3, 7))}
-    if name == "minus_min":
-        return {"op": name, "amount": draw(st.integers(1, 3)), "min": draw(st.integers(0, 4))}
-    if name in ("gain_keywords", "lose_keywords"):
-        numbered = name == "gain_keywords"
+    genes: dict[str, Any] = {"op": name}
+    for param in OPERATIONS[name].params:
+        genes[param.key] = draw(_param_genes(param, profile))
+    return genes
+
+
+_POOLS = {"players": PLAYERS, "tags": TAGS}
+
+
+def _param_genes(param: Param, profile: Profile) -> st.SearchStrategy[Any]:
+    """One parameter, by its kind and the registry's `draw`."""
+    kind = param.kind
+    if isinstance(param.draw, tuple):
+        return st.integers(*param.draw)
+    if isinstance(param.draw, str):
+        return st.sampled_from(_POOLS[param.draw])
+    if kind.name == "object_id":
+        return _ref()  # a slot, resolved in _build
+    if kind.name == "array" and kind.item is not None and kind.item.name in ("keyword", "keyword_name"):
         # A keyword is named once per list (the board format rejects "Shield" next to "Shield 1").
-        words = draw(st.lists(keyword_texts(numbered, profile), min_size=1, max_size=2,
-                              unique_by=lambda k: k.split()[0]))  # fmt: skip
-        return {"op": name, "keywords": words}
-    if name == "copy":
-        return {"op": name, "of": draw(_ref())}  # a slot, resolved in _build
-    if name == "set_controller":
-        return {"op": name, "player": draw(st.sampled_from(PLAYERS))}
-    if name in ("add_tag", "remove_tag"):
-        return {"op": name, "tag": draw(st.sampled_from(TAGS))}
-    return {"op": name}  # lose_all_abilities, double
+        numbered = kind.item.name == "keyword"
+        return st.lists(keyword_texts(numbered, profile), min_size=1, max_size=2, unique_by=lambda k: k.split()[0])
+    raise ValueError(f"the generators cannot draw {param.key!r} ({kind.name})")
 
 
 @st.composite

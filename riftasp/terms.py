@@ -7,9 +7,13 @@ strings; kinds (zones, types, statuses, operations) are constants.
 
 from __future__ import annotations
 
+from typing import Any
+
 import clingo
 
+from .kinds import Kind
 from .model import Condition, Filter, Keyword, Operation, Target
+from .operations import OPERATIONS, by_functor
 
 
 def quote(text: str) -> str:
@@ -23,29 +27,30 @@ def ref_term(ref: str) -> str:
 
 
 def op_terms(op: Operation) -> list[str]:
-    """One term per fact: keyword operations give one fact per keyword."""
-    n = op.name
-    if n == "copy":
-        return [f"copy({quote(op.of)})"]
-    if n in ("set_might", "increase_to"):
-        return [f"{n}({op.value})"]
-    if n == "set_controller":
-        return [f"set_controller({quote(op.player)})"]
-    if n in ("add_tag", "remove_tag"):
-        return [f"{n}({quote(op.tag)})"]
-    if n == "gain_keywords":
-        return [f"gain_keyword({quote(k.name)},{k.value or 0})" for k in op.keywords]
-    if n == "lose_keywords":
-        return [f"lose_keyword({quote(k.name)})" for k in op.keywords]
-    if n in ("lose_all_abilities", "double"):
-        return [n]
-    if n in ("plus", "minus"):
-        return [f"{n}({op.amount})"]
-    if n == "plus_max":
-        return [f"plus_max({op.amount},{op.max})"]
-    if n == "minus_min":
-        return [f"minus_min({op.amount},{op.min})"]
-    raise ValueError(f"unknown operation {n!r}")
+    """One term per fact: an operation with a list (`each`) gives one fact per item."""
+    spec = OPERATIONS.get(op.name)
+    if spec is None:
+        raise ValueError(f"unknown operation {op.name!r}")
+    if spec.each:
+        ((key, kind),) = spec.fact_kinds
+        return [_term(spec.functor, _arguments(kind, item)) for item in getattr(op, key)]
+    return [_term(spec.functor, [a for key, kind in spec.fact_kinds for a in _arguments(kind, getattr(op, key))])]
+
+
+def _term(functor: str, arguments: list[str]) -> str:
+    return f"{functor}({','.join(arguments)})" if arguments else functor
+
+
+def _arguments(kind: Kind, value: Any) -> list[str]:
+    """A parameter's arguments: numbers as numbers, a keyword as its name and number (0: none),
+    anything else (ids, players, tags) as a string."""
+    if kind.name in ("integer", "amount"):
+        return [str(value)]
+    if kind.name == "keyword":
+        return [quote(value.name), str(value.value or 0)]
+    if kind.name == "keyword_name":
+        return [quote(value.name)]
+    return [quote(value)]
 
 
 def target_facts(effect_term: str, target: Target) -> list[str]:
@@ -101,36 +106,43 @@ def decode_ref(sym: clingo.Symbol) -> str:
 
 
 def decode_ops(syms: list[clingo.Symbol]) -> Operation:
-    """Several gain_keyword/lose_keyword facts form one operation; anything else is one fact."""
+    """The facts of one effect's operation: one, or one per item for an operation with a list."""
     first = syms[0]
-    name = first.name
-    args = first.arguments
-    if name == "gain_keyword":
-        return Operation(
-            "gain_keywords",
-            keywords=tuple(Keyword(_text(s.arguments[0]), _num(s.arguments[1]) or None) for s in syms),
-        )
-    if name == "lose_keyword":
-        return Operation("lose_keywords", keywords=tuple(Keyword(_text(s.arguments[0])) for s in syms))
+    spec = by_functor(first.name) if first.type == clingo.SymbolType.Function else None
+    if spec is None:
+        raise ValueError(f"unknown operation {first}")
+    if spec.each:
+        ((key, kind),) = spec.fact_kinds
+        return Operation(spec.name, **{key: tuple(_decode(kind, list(s.arguments))[0] for s in syms)})
     if len(syms) != 1:
         raise ValueError(f"an effect has several operations: {', '.join(map(str, syms))}")
-    if name == "copy":
-        return Operation("copy", of=_text(args[0]))
-    if name in ("set_might", "increase_to"):
-        return Operation(name, value=_num(args[0]))
-    if name == "set_controller":
-        return Operation(name, player=_text(args[0]))
-    if name in ("add_tag", "remove_tag"):
-        return Operation(name, tag=_text(args[0]))
-    if name in ("lose_all_abilities", "double") and not args:
-        return Operation(name)
-    if name in ("plus", "minus"):
-        return Operation(name, amount=_num(args[0]))
-    if name == "plus_max":
-        return Operation(name, amount=_num(args[0]), max=_num(args[1]))
-    if name == "minus_min":
-        return Operation(name, amount=_num(args[0]), min=_num(args[1]))
-    raise ValueError(f"unknown operation {first}")
+    args = list(first.arguments)
+    values: dict[str, Any] = {}
+    for key, kind in spec.fact_kinds:
+        values[key], args = _decode(kind, args)
+    if args:
+        raise ValueError(f"unknown operation {first}")
+    return Operation(spec.name, **values)
+
+
+def argument_count(kind: Kind) -> int:
+    """How many of a term's arguments a parameter of this kind takes."""
+    return 2 if kind.name == "keyword" else 1
+
+
+def _decode(kind: Kind, args: list[clingo.Symbol]) -> tuple[Any, list[clingo.Symbol]]:
+    """A parameter's value from the first arguments, and the arguments left."""
+    n = argument_count(kind)
+    if len(args) < n:
+        raise ValueError("too few arguments")
+    taken, rest = args[:n], args[n:]
+    if kind.name in ("integer", "amount"):
+        return _num(taken[0]), rest
+    if kind.name == "keyword":
+        return Keyword(_text(taken[0]), _num(taken[1]) or None), rest
+    if kind.name == "keyword_name":
+        return Keyword(_text(taken[0])), rest
+    return _text(taken[0]), rest
 
 
 def decode_target(kind: str, ids: list[str], filters: list[clingo.Symbol]) -> Target:

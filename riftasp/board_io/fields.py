@@ -12,8 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for its readers)
+    AMOUNT, BOOLEAN, ID, INTEGER, KEYWORD, KEYWORD_NAME, OBJECT_ID, PLAYER, PLAYER_OR_YOU, REF, TEXT,
+    Kind, array, one_of,
+)
 from ..limits import VALUE_MAX
-from ..model import CARD_TYPES, CONDITIONS, OPERATIONS, STATUSES, ZONES
+from ..model import CARD_TYPES, CONDITIONS, STATUSES, ZONES
+from ..operations import OPERATIONS
 
 CONDITION_TIMINGS = ("settled", "immediate")
 RELATIONS = ("friendly", "enemy")
@@ -30,42 +35,6 @@ KEYWORD_RE = re.compile(KEYWORD_PATTERN)
 KEYWORD_NAME_RE = re.compile(KEYWORD_NAME_PATTERN)
 
 
-@dataclass(frozen=True)
-class Kind:
-    """What a key holds.
-
-    `name` is one of: "text" (a non-empty string without NUL), "id" (an effect id),
-    "object_id", "player", "player_or_you" (a player, or `you` for an effect's controller),
-    "integer" (VALUE_MIN to VALUE_MAX), "amount" (0 to VALUE_MAX), "boolean", "keyword"
-    ('Shield 2'), "keyword_name" ('Shield'), "ruleset", "card" (a library card's name);
-    a part of a board: "settings", "object", "operation", "filter", "<context>_effect"; a part
-    whose rules depend on the effect holding it: "target", "condition", "ref" (an object a
-    condition reads); "enum" (one of `choices`); or "array" (of `item`).
-
-    What the shape alone cannot check (ids that exist, unique items, players that are not
-    reserved) the reference checks do, on the model (references.py).
-    """
-
-    name: str
-    choices: tuple[str, ...] = ()  # enum
-    what: str = ""  # how messages name an enum's value ("unknown zone …") or an array's item
-    item: Kind | None = None  # array
-    unique: bool = False  # array: no item twice
-    non_empty: bool = False  # array: at least one item
-
-
-def one_of(choices: tuple[str, ...], what: str) -> Kind:
-    return Kind("enum", choices=choices, what=what)
-
-
-def array(item: Kind, unique: bool = False, non_empty: bool = False, what: str = "") -> Kind:
-    return Kind("array", item=item, unique=unique, non_empty=non_empty, what=what)
-
-
-TEXT, ID, OBJECT_ID, REF = Kind("text"), Kind("id"), Kind("object_id"), Kind("ref")
-PLAYER, PLAYER_OR_YOU = Kind("player"), Kind("player_or_you")
-INTEGER, AMOUNT, BOOLEAN = Kind("integer"), Kind("amount"), Kind("boolean")
-KEYWORD, KEYWORD_NAME = Kind("keyword"), Kind("keyword_name")
 OBJECTS = array(Kind("object"))  # read with the ruleset's card library, so apart from the rest
 STATUS = one_of(STATUSES, "status")
 
@@ -162,17 +131,9 @@ FILTER = Part(
     what="filter field",
 )
 
-# Each operation's keys besides "op" (their names are the model's: riftasp/model.py).
-_OPERATION_KEYS = {"of": OBJECT_ID, "value": INTEGER, "player": TEXT, "tag": TEXT, "amount": AMOUNT,
-                   "max": INTEGER, "min": INTEGER}  # fmt: skip
-# Gained keywords may carry numbers; a lost keyword is named only (facts say which one is lost).
-_KEYWORD_LISTS = {
-    "gain_keywords": array(KEYWORD, unique=True, non_empty=True, what="keyword"),
-    "lose_keywords": array(KEYWORD_NAME, unique=True, non_empty=True, what="keyword"),
-}
+# Each operation's keys besides "op": the operations' registry (riftasp/operations/) says them.
 OPERATION_FIELDS: dict[str, dict[str, Kind]] = {
-    name: {key: _KEYWORD_LISTS[name] if key == "keywords" else _OPERATION_KEYS[key] for key in keys}
-    for name, keys in OPERATIONS.items()
+    name: {param.key: param.kind for param in spec.params} for name, spec in OPERATIONS.items()
 }
 
 # A condition is an object whose one key names its kind and holds its parameter; every kind

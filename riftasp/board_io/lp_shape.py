@@ -29,6 +29,7 @@ from ..model import (
     Settings,
     Target,
 )
+from ..operations import OPERATIONS
 from ..resources import rulesets
 from ..terms import decode_condition, decode_ops, decode_target, quote
 from .card_lookup import recognise_card
@@ -62,12 +63,13 @@ _SINGLE_EFFECT_FACTS = ("effect_controller", "effect_source", "effect_timestamp"
 # Argument kinds of operation, filter and condition terms: "str" a string, "int" an integer,
 # "nat" an integer ≥ 0, "kw" a keyword name string, "ref" self/bearer/target or an object id,
 # a tuple: one of these constants, "player": a player string or `you`.
+_LP_KINDS = {"integer": ("int",), "amount": ("nat",), "keyword": ("kw", "nat"), "keyword_name": ("kw",)}
 _OP_TERMS: dict[str, tuple] = {
-    "copy": ("str",), "set_might": ("int",), "increase_to": ("int",), "set_controller": ("str",),
-    "add_tag": ("str",), "remove_tag": ("str",), "gain_keyword": ("kw", "nat"),
-    "lose_keyword": ("kw",), "lose_all_abilities": (), "double": (), "plus": ("nat",),
-    "minus": ("nat",), "plus_max": ("nat", "int"), "minus_min": ("nat", "int"),
-}  # fmt: skip
+    spec.functor: tuple(a for _, kind in spec.fact_kinds for a in _LP_KINDS.get(kind.name, ("str",)))
+    for spec in OPERATIONS.values()
+}
+# The operations whose list gives one fact per item.
+_LISTED = tuple(spec.functor for spec in OPERATIONS.values() if spec.each)
 # Filter and condition terms carry the board format's fields (fields.py) as arguments: a filter
 # `type(unit)`, `other`; a condition its object, then its parameter (`status(self,attacking)`),
 # but `mighty`, whose parameter is the object: `mighty(self)`.
@@ -254,8 +256,8 @@ def _fact_op(syms: list[clingo.Symbol]) -> Operation:
         _check_term(sym, term, _OP_TERMS, "operation")
     names = {t.name for t in terms}
     # Keyword operations are one fact per keyword; anything else is a single fact.
-    if len(terms) > 1 and names not in ({"gain_keyword"}, {"lose_keyword"}):
-        message = "an effect has one operation (several facts only for gain_keyword or lose_keyword)"
+    if len(terms) > 1 and (len(names) > 1 or next(iter(names)) not in _LISTED):
+        message = f"an effect has one operation (several facts only for {' or '.join(_LISTED)})"
         raise Invalid(str(syms[1]), message)
     return decode_ops(terms)
 

@@ -11,6 +11,7 @@ from typing import Any
 from ..limits import REACH_MAX, might_reach
 from ..listing import Slot, listed_effects
 from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
+from ..operations import OPERATIONS
 from ..ruleset_data import KeywordRules, keyword_rules
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
@@ -90,8 +91,7 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     placed = [(slot, paths.effect(slot)) for slot in listed_effects(board)]
     _check_effect_ids(placed)
     for slot, path in placed:
-        _check_effect(slot, path, names)
-        _check_keyword_numbers(slot.effect.op.keywords, key_path(key_path(path, "op"), "keywords"), rules)
+        _check_effect(slot, path, names, rules)
     _check_reach(board, paths)
 
 
@@ -203,7 +203,7 @@ def _check_effect_ids(placed: list[tuple[Slot, str]]) -> None:
         first[effect_id] = path
 
 
-def _check_effect(slot: Slot, path: str, names: _Names) -> None:
+def _check_effect(slot: Slot, path: str, names: _Names, rules: KeywordRules) -> None:
     effect = slot.effect
     if slot.part == "ongoing":
         for key in ("timestamp", "controller"):
@@ -216,19 +216,25 @@ def _check_effect(slot: Slot, path: str, names: _Names) -> None:
         for key in ONGOING_ONLY:
             if getattr(effect, key) is not None:
                 raise Invalid(key_path(path, key), f"only ongoing effects (the board's 'effects') have a {key}")
-    _check_op(effect.op, key_path(path, "op"), names)
+    _check_op(effect.op, key_path(path, "op"), names, rules)
     _check_target(slot, key_path(path, "target"), names)
     _check_unique(effect.conditions, key_path(path, "conditions"), "condition")
     for index, condition in enumerate(effect.conditions):
         _check_condition(condition, item_path(key_path(path, "conditions"), index), slot, names)
 
 
-def _check_op(op: Operation, path: str, names: _Names) -> None:
-    if op.name == "copy":
-        names.object(op.of, key_path(path, "of"))
-    if op.name == "set_controller":
-        names.player(op.player, key_path(path, "player"))
-    _check_unique(tuple(k.name for k in op.keywords), key_path(path, "keywords"), "keyword")
+def _check_op(op: Operation, path: str, names: _Names, rules: KeywordRules) -> None:
+    """Each parameter by its kind (the operations' registry): objects and players that exist,
+    keywords named once and numbered only where they add up."""
+    for param in OPERATIONS[op.name].params:
+        value, where = getattr(op, param.key), key_path(path, param.key)
+        if param.kind.name == "object_id":
+            names.object(value, where)
+        elif param.kind.name == "player":
+            names.player(value, where)
+        elif param.kind.item is not None and param.kind.item.name in ("keyword", "keyword_name"):
+            _check_unique(tuple(k.name for k in value), where, "keyword")
+            _check_keyword_numbers(value, where, rules)
 
 
 def _check_target(slot: Slot, path: str, names: _Names) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import CONDITIONS, OPERATIONS, Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
+from ..model import CONDITIONS, Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
+from ..operations import OPERATIONS
 from .fields import DEFAULT_TARGET
 
 
@@ -65,9 +66,9 @@ def _effect_to_dict(effect: Effect, context: str) -> dict[str, Any]:
 
 def _op_to_dict(op: Operation) -> dict[str, Any]:
     data: dict[str, Any] = {"op": op.name}
-    for field_name in OPERATIONS[op.name]:
-        value = getattr(op, field_name)
-        data[field_name] = [str(k) for k in value] if field_name == "keywords" else value
+    for param in OPERATIONS[op.name].params:
+        value = getattr(op, param.key)
+        data[param.key] = [str(k) for k in value] if param.kind.name == "array" else value
     return data
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import riftasp.reference
-from riftasp.model import CONDITIONS, OPERATIONS, Board
+from riftasp.model import CONDITIONS, Board
+from riftasp.operations import OPERATIONS
 from riftasp.reference.registry import PROCEDURES, RULESETS, resolve, ruleset
 from riftasp.resources import manifest
 

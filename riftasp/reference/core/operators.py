@@ -1,10 +1,10 @@
 """What operations do, in the terms of the characteristic families (the table in
 docs/semantics.md §3, and §4 "Reads and writes").
 
-A ruleset maps each of its operations to one of these kinds, with the characteristic it changes
-and its stage (riftasp/reference/riftbound/operations.py). Each kind says how it changes a state,
-what it writes, what it can make false (§8, culprits), what its result reads and is (§6), and
-what a trace reports as changed.
+Each operation of a ruleset is one of these kinds, with the characteristic it changes and its
+stage (catalogue.py derives them from the operations' registry). Each kind says how it changes
+a state, what it writes, what it can make false (§8, culprits), what its result reads and is
+(§6), and what a trace reports as changed.
 """
 
 from __future__ import annotations

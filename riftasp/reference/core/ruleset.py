@@ -16,6 +16,7 @@ from ...model import Board, Effect, GameObject, Operation
 from ...resources import manifest
 from ...result import Characteristics
 from ...ruleset_data import KeywordRules, Stage, keyword_rules, layer_table
+from . import catalogue
 from .chars import Char
 from .conditions import Check, ConditionKind
 from .families import Families
@@ -31,7 +32,6 @@ class Ruleset:
     """A ruleset as the reference engine sees it. Subclasses set the tables and implement the
     methods below that raise NotImplementedError."""
 
-    operators: Mapping[str, Operator]  # operation name (the board model's) -> what it does
     conditions: Mapping[str, ConditionKind]  # condition kind -> how it reads and holds
     # What a filter asks about the target's sets: (Filter field, set-valued characteristic).
     filter_members: tuple[tuple[str, str], ...]
@@ -42,6 +42,7 @@ class Ruleset:
         self.rules: KeywordRules = keyword_rules(name)
         self.families = Families.of(name)
         self.stages: tuple[Stage, ...] = layer_table(name)
+        self.operators = catalogue.operators(self)
 
     def stage_of(self, operation: str) -> int:
         """The stage rank of an operation, as the manifest's layer table names it."""

@@ -17,7 +17,6 @@ from ..core.state import KeywordInstance, ObjState
 from . import instances
 from .characteristics import TAGS, TYPES, characteristics, printed
 from .conditions import CONDITIONS
-from .operations import operators
 
 
 class Riftbound(Ruleset):
@@ -26,7 +25,6 @@ class Riftbound(Ruleset):
 
     def __init__(self) -> None:
         super().__init__("riftbound")
-        self.operators = operators(self)
         # Buffs, Might Bonuses and keyword bonuses are all increases by an amount they state.
         self.plus = self.operators["plus"]
 

@@ -1,0 +1,116 @@
+"""How the operations' registry describes one operation (riftasp/operations/__init__.py).
+
+An operation is described once, here in Python and once in ASP (encodings/operations/NAME.lp, or
+a ruleset's own operations/NAME.lp): its board keys and their kinds, the term the encoding reads,
+what it does in the terms of the characteristic families (docs/semantics.md §3), how the card
+library words it and the numbers the generators draw for it. The board format (schema, shape
+checks, the `.lp` reader), the facts and their decoding, the reference engine, the limits on a
+board's arithmetic and the generators are derived from these entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..kinds import Kind
+from ..model import Operation
+
+# What an operation does to an object's characteristics. "set", "add" and "remove" change one
+# characteristic of the families (named in `Does.characteristic`, the value in `Does.key`);
+# "arithmetic" changes the ruleset's arithmetic characteristic by an amount.
+DOES = ("copy", "set", "add", "remove", "gain_keywords", "lose_keywords", "lose_all_abilities", "arithmetic")
+# How an arithmetic operation can move the number (riftasp/limits.py bounds a board's reach):
+# by its `amount` up or down, by doubling, or to a `value` of its own.
+REACHES = ("adds", "subtracts", "doubles", "starts")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One key of an operation (besides "op"), in the order the encoding's term takes them.
+
+    `draw` is what the generators draw it from (riftasp/strategies.py): a range of numbers, or
+    the name of one of their pools ("players", "tags") for a text."""
+
+    key: str
+    kind: Kind
+    draw: tuple[int, int] | str | None = None
+
+
+@dataclass(frozen=True)
+class Does:
+    """What an operation does (docs/semantics.md §3, the table of operations).
+
+    `amount(op, current)` is an arithmetic operation's amount at the current number, never
+    negative; `sign` says whether it is added (1) or subtracted (-1); `dependent` whether the
+    amount reads the current number (§4: such an operation reads it for its result)."""
+
+    kind: str
+    characteristic: str | None = None
+    key: str | None = None
+    sign: int = 0
+    amount: Callable[[Operation, int], int] | None = None
+    dependent: bool = False
+    reach: str | None = None
+
+    def __post_init__(self) -> None:
+        assert self.kind in DOES, self.kind
+        assert self.reach is None or self.reach in REACHES, self.reach
+
+
+@dataclass(frozen=True)
+class OperationSpec:
+    """One operation, as boards, the encoding and every engine know it.
+
+    `term` is the functor of the encoding's term (what the layer table names; the board's name
+    when empty); `each`, a list key whose items each give one fact (`gain_keywords` is one
+    `gain_keyword(K,N)` fact per keyword). `words` is how the card library says it, a template
+    over the parameters and {s} (third person "s"), {is} ("is"/"am"), {has} ("has"/"have"),
+    {its} ("its"/"my") and {number} (the arithmetic characteristic, capitalised). `weight`
+    tilts the generators towards it."""
+
+    name: str
+    params: tuple[Param, ...]
+    does: Does
+    words: str
+    term: str = ""
+    each: str = ""
+    weight: int = 1  # how many times as often as a weight-1 operation the generators draw it
+
+    @property
+    def functor(self) -> str:
+        return self.term or self.name
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(p.key for p in self.params)
+
+    @property
+    def fact_kinds(self) -> tuple[tuple[str, Kind], ...]:
+        """The keys and kinds one fact's term carries, in order (for `each`, one item's)."""
+        if self.each:
+            (param,) = self.params
+            assert param.kind.item is not None
+            return ((param.key, param.kind.item),)
+        return tuple((p.key, p.kind) for p in self.params)
+
+
+def increase_by(op: Operation, current: int) -> int:
+    return op.amount or 0
+
+
+def increase_to(op: Operation, current: int) -> int:
+    return max(0, (op.value or 0) - current)
+
+
+def plus_max(op: Operation, current: int) -> int:
+    return max(0, min(op.amount or 0, (op.max or 0) - current))
+
+
+def double(op: Operation, current: int) -> int:
+    # "Double Might" is an increase (docs/semantics.md §1, Decision): it never lowers it.
+    return max(0, current)
+
+
+def minus_min(op: Operation, current: int) -> int:
+    return max(0, min(op.amount or 0, current - (op.min or 0)))
