@@ -160,7 +160,7 @@ def prefixed(board: Board, prefix: str) -> Board:
             target = Target(target.kind, tuple(prefix + i for i in target.ids), target.filter)
         op = e.op.with_params(of=ref(e.op.of)) if e.op.of is not None else e.op
         conditions = tuple(
-            c if c.of in SYMBOLIC_REFS else replace(c, of=prefix + c.of) for c in e.conditions
+            c if c.of in SYMBOLIC_REFS else c.with_of(prefix + c.of) for c in e.conditions
         )
         return replace(e, id=prefix + e.id, op=op, target=target, conditions=conditions,
                        source=ref(e.source))

@@ -9,6 +9,7 @@ from typing import Any
 
 import clingo
 
+from .conditions import CONDITIONS
 from .model import Effect, Keyword, Operation, Target
 from .operations import OPERATIONS
 from .resources import card_library
@@ -205,13 +206,9 @@ def _op_words(op: Operation, third_person: bool, number: str) -> str:
 def _condition_words(c) -> str:
     who = {"self": "I'm", "bearer": "the unit I'm attached to is", "target": "it is"}.get(c.of, f"{c.of} is")
     has = {"self": "I have", "bearer": "the unit I'm attached to has", "target": "it has"}.get(c.of, f"{c.of} has")
-    return {
-        "mighty": lambda: f"{who} Mighty",
-        "status": lambda: f"{who} {c.status}",
-        "might_at_least": lambda: f"{has} at least {c.value} Might",
-        "has_keyword": lambda: f"{has} {c.keyword}",
-        "controlled_by": lambda: f"{who} controlled by {c.player}",
-    }[c.kind]()
+    spec = CONDITIONS[c.kind]
+    parameter = None if spec.key is None else getattr(c, spec.key)
+    return spec.words.format(who=who, has=has, parameter=parameter)
 
 
 def _and(items: list[str]) -> str:

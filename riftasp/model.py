@@ -14,15 +14,6 @@ ZONES = ("base", "battlefield", "hand", "deck", "trash", "banishment")
 CARD_TYPES = ("unit", "gear", "spell", "rune", "legend", "battlefield", "token")
 STATUSES = ("attacking", "defending")
 
-# Condition kind -> the field holding its parameter (None: no parameter).
-CONDITIONS: dict[str, str | None] = {
-    "mighty": None,
-    "status": "status",
-    "might_at_least": "value",
-    "has_keyword": "keyword",
-    "controlled_by": "player",
-}
-
 # References an effect can make to an object, besides a plain object id.
 SYMBOLIC_REFS = ("self", "bearer", "target")
 
@@ -42,21 +33,11 @@ class Keyword:
 LIST_PARAMS: set[str] = set()
 
 
-@dataclass(frozen=True, init=False)
-class Operation:
-    """What an effect does: an operation's name and its parameters, the keys the operations'
-    registry (riftasp/operations/) gives it. A parameter reads as an attribute (`op.amount`);
-    one the operation does not take reads as None, or as () for a list (LIST_PARAMS), so that
-    `op.keywords` of any operation can be iterated."""
+class _Parameters:
+    """Parameters read as attributes: one the object does not have reads as None, or as () for
+    a list (LIST_PARAMS), so that `op.keywords` of any operation can be iterated."""
 
-    name: str
     params: tuple[tuple[str, Any], ...]
-
-    def __init__(self, name: str, **params: Any) -> None:
-        object.__setattr__(self, "name", name)
-        # Sorted, so that equal operations compare equal whatever order their keys came in.
-        given = sorted((k, v) for k, v in params.items() if v is not None)
-        object.__setattr__(self, "params", tuple(given))
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("__"):  # copy, pickle and the like ask for dunders: not parameters
@@ -65,6 +46,24 @@ class Operation:
             if k == key:
                 return v
         return () if key in LIST_PARAMS else None
+
+
+def _given(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    # Sorted, so that equal objects compare equal whatever order their keys came in.
+    return tuple(sorted((k, v) for k, v in params.items() if v is not None))
+
+
+@dataclass(frozen=True, init=False)
+class Operation(_Parameters):
+    """What an effect does: an operation's name and its parameters, the keys the operations'
+    registry (riftasp/operations/) gives it (`op.amount`)."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...]
+
+    def __init__(self, name: str, **params: Any) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "params", _given(params))
 
     def with_params(self, **changes: Any) -> Operation:
         """The same operation with some parameters changed."""
@@ -90,14 +89,23 @@ class Target:
     filter: Filter | None = None
 
 
-@dataclass(frozen=True)
-class Condition:
-    kind: str  # a key of CONDITIONS
-    of: str = "self"  # "self", "bearer", "target" or an object id
-    status: str | None = None
-    value: int | None = None
-    keyword: str | None = None
-    player: str | None = None
+@dataclass(frozen=True, init=False)
+class Condition(_Parameters):
+    """A condition of an effect: its kind (the conditions' registry, riftasp/conditions/), the
+    object it reads (`of`: "self", "bearer", "target" or an object id) and its parameter under
+    the kind's key (`c.status`, `c.value`)."""
+
+    kind: str
+    of: str
+    params: tuple[tuple[str, Any], ...]
+
+    def __init__(self, kind: str, of: str = "self", **params: Any) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "of", of)
+        object.__setattr__(self, "params", _given(params))
+
+    def with_of(self, of: str) -> Condition:
+        return Condition(self.kind, of, **dict(self.params))
 
 
 @dataclass(frozen=True)

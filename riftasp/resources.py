@@ -70,15 +70,17 @@ def manifest(ruleset: str) -> dict[str, Any]:
 
 def encoding_files(ruleset: str) -> list[Path]:
     """Exactly the files the ruleset's manifest names, in its order: the core files it uses
-    (relative to the encodings folder), one file per operation its layer table names (its own
-    `operations/NAME.lp`, else the shared `encodings/operations/NAME.lp`), its procedure's
-    files, then its own (relative to its folder's parent)."""
+    (relative to the encodings folder), one file per operation its layer table names and one
+    per kind of condition it lists (its own `operations/NAME.lp` or `conditions/NAME.lp`, else
+    the shared one in `encodings/`), its procedure's files, then its own (relative to its
+    folder's parent)."""
     files = manifest(ruleset)["encoding"]
     own_root = _ruleset_folders()[ruleset].parent
     procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
     return (
         [encodings_folder() / f for f in files.get("core", [])]
-        + [operation_file(ruleset, name) for name in layer_operations(ruleset)]
+        + [module_file(ruleset, "operations", name) for name in layer_operations(ruleset)]
+        + [module_file(ruleset, "conditions", name) for name in files.get("conditions", [])]
         + [procedure_root / f for f in procedure(ruleset)["files"]]
         + [own_root / f for f in files.get("own", [])]
     )
@@ -90,14 +92,15 @@ def layer_operations(ruleset: str) -> list[str]:
     return [name for layer in manifest(ruleset).get("layers", []) for name in layer["operations"]]
 
 
-def operation_file(ruleset: str, name: str) -> Path:
-    """An operation's encoding: the ruleset's own, else the shared one."""
-    own = _ruleset_folders()[ruleset] / "operations" / f"{name}.lp"
+def module_file(ruleset: str, family: str, name: str) -> Path:
+    """The encoding of an operation or a kind of condition (`family`: "operations",
+    "conditions"): the ruleset's own, else the shared one."""
+    own = _ruleset_folders()[ruleset] / family / f"{name}.lp"
     if own.is_file():
         return own
-    shared = encodings_folder() / "operations" / f"{name}.lp"
+    shared = encodings_folder() / family / f"{name}.lp"
     if not shared.is_file():
-        raise FileNotFoundError(f"ruleset {ruleset}: the operation {name} has no encoding file ({own} or {shared})")
+        raise FileNotFoundError(f"ruleset {ruleset}: {family} {name} has no encoding file ({own} or {shared})")
     return shared
 
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .conditions import CONDITIONS
 from .keywords import BONUS, SUMMING
 from .operations import OPERATIONS, Param
 from .profile import Profile
@@ -63,13 +64,22 @@ STAMP = st.integers(0, 4)
 TYPICAL_OBJECTS = 4
 GENERIC_WEIGHT = 5  # generic boards per one board of each class (5 in 14 generic, 2 arithmetic)
 
-# Operation names, each as often as its weight in the registry (riftasp/operations/): towards
-# the hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
-# Heaviest first, so that shrinking goes towards a plain `plus`.
-_OPS = tuple(
-    spec.name for spec in sorted(OPERATIONS.values(), key=lambda spec: -spec.weight) for _ in range(spec.weight)
-)
-_CONDITIONS = ("mighty", "might_at_least", "has_keyword", "controlled_by", "status", "mighty")
+
+
+def _weighted(names_and_weights: list[tuple[str, int]]) -> tuple[str, ...]:
+    """Each name as often as its weight, in rounds: every name once in the registry's order,
+    then again those of weight 2 or more, and so on. (Hypothesis draws the first elements of a
+    list more often than the last: repeats kept apart keep the classes the boards reach; heaviest
+    first, with repeats side by side, made class B ten times rarer.)"""
+    rounds = max((w for _, w in names_and_weights), default=0)
+    return tuple(name for r in range(rounds) for name, weight in names_and_weights if weight > r)
+
+
+# Operation names, as often as their weights in the registry (riftasp/operations/): towards the
+# hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
+_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values()])
+# Condition kinds, as often as their weights in the registry (riftasp/conditions/).
+_CONDITIONS = _weighted([(spec.kind, spec.weight) for spec in CONDITIONS.values()])
 EFFECT_KEY_ORDER = ("id", "op", "target", "conditions", "timestamp", "controller", "source")
 _DEFAULT = Profile()
 
@@ -238,13 +248,15 @@ def _target_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any
 def _condition_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
     kinds = tuple(k for k in _CONDITIONS if k != "status" or profile.allows("status"))
     kind = draw(st.sampled_from(kinds))
-    parameter: Any = {
-        "mighty": lambda: None,
-        "might_at_least": lambda: draw(st.integers(2, 7)),
-        "has_keyword": lambda: draw(st.sampled_from(KEYWORDS)),
-        "controlled_by": lambda: draw(st.sampled_from(("you", *PLAYERS))),
-        "status": lambda: draw(st.sampled_from(("defending", "attacking"))),
-    }[kind]()
+    source = CONDITIONS[kind].draw
+    if source is None:
+        parameter: Any = None
+    elif isinstance(source, str):  # one of the pools
+        parameter = draw(st.sampled_from({"KEYWORDS": KEYWORDS, "PLAYERS_OR_YOU": ("you", *PLAYERS)}[source]))
+    elif all(isinstance(x, int) for x in source):
+        parameter = draw(st.integers(*source))
+    else:
+        parameter = draw(st.sampled_from(source))
     ofs = ("self", "target", "object", "bearer") if profile.allows("loops") else ("target",)
     return {"kind": kind, "parameter": parameter, "of": draw(st.sampled_from(ofs)), "object": draw(_ref())}
 
@@ -911,8 +923,8 @@ def _build_condition(gene: dict[str, Any], context: str, has_self: bool, slots: 
         of = "self"
     if of == "self" and not has_self:
         of = "target"
-    if gene["kind"] == "mighty":
-        return {"mighty": of}
+    if CONDITIONS[gene["kind"]].key is None:  # its key names the object it reads
+        return {gene["kind"]: of}
     return {gene["kind"]: gene["parameter"], "of": of}
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import clingo
 
+from .conditions import CONDITIONS
 from .kinds import Kind
 from .model import Condition, Filter, Keyword, Operation, Target
 from .operations import OPERATIONS, by_functor
@@ -75,19 +76,22 @@ def target_facts(effect_term: str, target: Target) -> list[str]:
 
 
 def condition_term(c: Condition) -> str:
+    """`kind(Of, Parameter)`, or `kind(Of)` for a kind whose key names its object."""
+    spec = CONDITIONS.get(c.kind)
+    if spec is None:
+        raise ValueError(f"unknown condition {c.kind!r}")
     r = ref_term(c.of)
-    if c.kind == "mighty":
-        return f"mighty({r})"
-    if c.kind == "status":
-        return f"status({r},{c.status})"
-    if c.kind == "might_at_least":
-        return f"might_at_least({r},{c.value})"
-    if c.kind == "has_keyword":
-        return f"has_keyword({r},{quote(c.keyword)})"
-    if c.kind == "controlled_by":
-        player = "you" if c.player == "you" else quote(c.player)
-        return f"controlled_by({r},{player})"
-    raise ValueError(f"unknown condition {c.kind!r}")
+    if spec.key is None or spec.parameter is None:
+        return f"{c.kind}({r})"
+    value = getattr(c, spec.key)
+    kind = spec.parameter.name
+    if kind in ("integer", "amount"):
+        parameter = str(value)
+    elif kind == "enum" or (kind == "player_or_you" and value == "you"):
+        parameter = value  # a constant: a status, or `you` for the effect's controller
+    else:
+        parameter = quote(value)
+    return f"{c.kind}({r},{parameter})"
 
 
 # ---- decoding: clingo symbols back into the model -------------------------------------------
@@ -164,16 +168,12 @@ def decode_target(kind: str, ids: list[str], filters: list[clingo.Symbol]) -> Ta
 
 
 def decode_condition(sym: clingo.Symbol) -> Condition:
-    name, args = sym.name, sym.arguments
-    of = decode_ref(args[0])
-    if name == "mighty":
-        return Condition("mighty", of=of)
-    if name == "status":
-        return Condition("status", of=of, status=_text(args[1]))
-    if name == "might_at_least":
-        return Condition("might_at_least", of=of, value=_num(args[1]))
-    if name == "has_keyword":
-        return Condition("has_keyword", of=of, keyword=_text(args[1]))
-    if name == "controlled_by":
-        return Condition("controlled_by", of=of, player=_text(args[1]))
-    raise ValueError(f"unknown condition {sym}")
+    spec = CONDITIONS.get(sym.name) if sym.type == clingo.SymbolType.Function else None
+    if spec is None or len(sym.arguments) != (1 if spec.key is None else 2):
+        raise ValueError(f"unknown condition {sym}")
+    of = decode_ref(sym.arguments[0])
+    if spec.key is None or spec.parameter is None:
+        return Condition(spec.kind, of=of)
+    arg = sym.arguments[1]
+    value = _num(arg) if spec.parameter.name in ("integer", "amount") else _text(arg)
+    return Condition(spec.kind, of=of, **{spec.key: value})

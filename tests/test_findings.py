@@ -118,7 +118,8 @@ def test_fuzz_does_not_stop_on_unsupported_boards():
 def test_fuzz_without_copy_finds_each_planted_defect_once():
     # In this process, riftasp's reference engine standing in for the ASP resolver (the same
     # answers on these boards, much faster); the command line does the same below.
-    report = fuzz(in_process(), seed=0, count=80, riftasp=reference, profile=Profile(frozenset({"copy"})))
+    # Seed 5: 80 boards reach all four planted defects.
+    report = fuzz(in_process(), seed=5, count=80, riftasp=reference, profile=Profile(frozenset({"copy"})))
     assert not report.unsupported  # no copy board was generated
     signatures = [c.signature for c in report.counterexamples]
     assert len(signatures) == len(set(signatures))  # each signature once
@@ -131,8 +132,8 @@ def test_fuzz_without_copy_finds_each_planted_defect_once():
 
 def test_fuzz_command_without_copy(tmp_path):
     out = tmp_path / "out"
-    count = budget(10, 80)  # seed 0: 80 boards reach all four planted defects
-    result = cli("fuzz", "--engine", PARTIAL_LINES, "--persistent", "--without", "copy", "--seed", 0,
+    count = budget(10, 80)  # seed 5: 80 boards reach all four planted defects
+    result = cli("fuzz", "--engine", PARTIAL_LINES, "--persistent", "--without", "copy", "--seed", 5,
                  "--count", count, "--out", out, "--json")  # fmt: skip
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
@@ -152,7 +153,7 @@ def test_fuzz_command_without_copy(tmp_path):
 
 def test_profile_names_and_files(tmp_path):
     assert parse_without(["copy,double", " loops "]) == {"copy", "double", "loops"}
-    with pytest.raises(ProfileError, match="unknown name 'copies'.*operations: copy"):
+    with pytest.raises(ProfileError, match="unknown name 'copies'.*operations: .*copy"):
         parse_without(["copies"])
     (tmp_path / "p.toml").write_text('without = ["copy", "gear"]\nmax_objects = 3\n')
     assert load_profile(tmp_path / "p.toml") == Profile(frozenset({"copy", "gear"}), max_objects=3)
@@ -217,7 +218,7 @@ def test_a_defect_on_printed_values_is_counted_not_shrunk_again():
             chars["keywords"] = {k: 1 for k in chars["keywords"]}
         return out
 
-    report = fuzz(CallableEngine("numberless", numberless), seed=2, count=60, riftasp=reference,
+    report = fuzz(CallableEngine("numberless", numberless), seed=1, count=60, riftasp=reference,
                   profile=Profile(frozenset({"status"})))  # fmt: skip
     printed = [c for c in report.counterexamples if c.signature == Signature(("keywords",), ())]
     assert len(printed) == 1 and printed[0].count >= 3, [(c.signature, c.count) for c in report.counterexamples]

@@ -10,7 +10,9 @@ import tomllib
 from fnmatch import fnmatch
 
 from conftest import ROOT
-from riftasp.resources import encoding_files, layer_operations, manifest, operation_file, procedure, rulesets
+from riftasp.conditions import CONDITIONS
+from riftasp.operations import OPERATIONS
+from riftasp.resources import encoding_files, layer_operations, manifest, module_file, procedure, rulesets
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
 DATA = {"riftasp.encodings": ROOT / "encodings", "riftasp.library": ROOT / "facts"}
@@ -38,17 +40,31 @@ def test_each_ruleset_loads_exactly_the_files_its_manifest_lists():
     for name in rulesets():
         files = manifest(name)["encoding"]
         loaded = encoding_files(name)
-        operations = layer_operations(name)
-        listed = len(files.get("core", [])) + len(operations) + len(procedure(name)["files"]) + len(files.get("own", []))
+        operations, conditions = layer_operations(name), files.get("conditions", [])
+        listed = (len(files.get("core", [])) + len(operations) + len(conditions) + len(procedure(name)["files"])
+                  + len(files.get("own", [])))  # fmt: skip
         assert len(loaded) == listed
         assert all(path.is_file() for path in loaded)
-        # One file per operation the layer table names, named after it.
+        # One file per operation the layer table names and per kind of condition, named after it.
         assert [p.stem for p in loaded if p.parent.name == "operations"] == operations
+        assert [p.stem for p in loaded if p.parent.name == "conditions"] == conditions
 
 
-def test_a_ruleset_s_own_operation_file_comes_before_the_shared_one():
-    assert operation_file("riftbound", "set_might") == ROOT / "encodings" / "riftbound" / "operations" / "set_might.lp"
-    assert operation_file("riftbound", "plus") == ROOT / "encodings" / "operations" / "plus.lp"
+def test_a_ruleset_s_own_module_file_comes_before_the_shared_one():
+    own, shared = ROOT / "encodings" / "riftbound", ROOT / "encodings"
+    assert module_file("riftbound", "operations", "set_might") == own / "operations" / "set_might.lp"
+    assert module_file("riftbound", "operations", "plus") == shared / "operations" / "plus.lp"
+    assert module_file("riftbound", "conditions", "mighty") == own / "conditions" / "mighty.lp"
+    assert module_file("riftbound", "conditions", "status") == shared / "conditions" / "status.lp"
+
+
+def test_the_python_registries_and_the_encoding_modules_name_the_same_operations_and_conditions():
+    # Each operation the layer table names has a registry entry whose term it is, and each
+    # kind of condition the manifest lists has one (riftasp/operations/, riftasp/conditions/).
+    for name in rulesets():
+        functors = {spec.functor for spec in OPERATIONS.values()}
+        assert set(layer_operations(name)) <= functors
+        assert set(manifest(name)["encoding"].get("conditions", [])) <= set(CONDITIONS)
 
 
 def test_an_installed_shape_finds_its_data_inside_the_package(tmp_path):

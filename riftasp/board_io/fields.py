@@ -17,7 +17,8 @@ from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for i
     Kind, array, one_of,
 )
 from ..limits import VALUE_MAX
-from ..model import CARD_TYPES, CONDITIONS, STATUSES, ZONES
+from ..conditions import CONDITIONS
+from ..model import CARD_TYPES, STATUSES, ZONES
 from ..operations import OPERATIONS
 
 CONDITION_TIMINGS = ("settled", "immediate")
@@ -136,14 +137,9 @@ OPERATION_FIELDS: dict[str, dict[str, Kind]] = {
     name: {param.key: param.kind for param in spec.params} for name, spec in OPERATIONS.items()
 }
 
-# A condition is an object whose one key names its kind and holds its parameter; every kind
-# but `mighty` (whose parameter is the object it reads) may name the object it reads in `of`
-# (default: self).
+# A condition is an object whose one key names its kind and holds its parameter, or, for a kind
+# without one (`mighty`), the object it reads; every other kind may name the object it reads in
+# `of` (default: self). The conditions' registry (riftasp/conditions/) says them.
 CONDITION_PARAMETERS: dict[str, Kind] = {
-    "mighty": REF,
-    "status": STATUS,
-    "might_at_least": INTEGER,
-    "has_keyword": KEYWORD_NAME,
-    "controlled_by": PLAYER_OR_YOU,
+    kind: REF if spec.parameter is None else spec.parameter for kind, spec in CONDITIONS.items()
 }
-assert tuple(CONDITION_PARAMETERS) == tuple(CONDITIONS)  # the model's kinds, in its order

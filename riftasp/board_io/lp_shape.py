@@ -29,12 +29,13 @@ from ..model import (
     Settings,
     Target,
 )
+from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
 from ..resources import rulesets
 from ..terms import decode_condition, decode_ops, decode_target, quote
 from .card_lookup import recognise_card
 from .errors import Invalid, joined, shown
-from .fields import CONDITION_PARAMETERS, FILTER, KEYWORD_NAME_RE, RESERVED_PLAYERS, SETTINGS, TEXT_KEYS, Kind
+from .fields import FILTER, KEYWORD_NAME_RE, RESERVED_PLAYERS, SETTINGS, TEXT_KEYS, Kind
 from .lp_parsing import Term
 
 # Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
@@ -72,7 +73,7 @@ _OP_TERMS: dict[str, tuple] = {
 _LISTED = tuple(spec.functor for spec in OPERATIONS.values() if spec.each)
 # Filter and condition terms carry the board format's fields (fields.py) as arguments: a filter
 # `type(unit)`, `other`; a condition its object, then its parameter (`status(self,attacking)`),
-# but `mighty`, whose parameter is the object: `mighty(self)`.
+# or only its object for a kind without a parameter: `mighty(self)`.
 _ARGUMENT_KINDS = {"text": "str", "integer": "int", "keyword_name": "kw", "ref": "ref", "player_or_you": "player"}
 
 
@@ -84,8 +85,8 @@ def _arguments(kind: Kind) -> tuple:
 
 _FILTER_TERMS = {key: _arguments(kind) for key, kind in FILTER.fields.items()}
 _CONDITION_TERMS = {
-    name: ("ref",) if name == "mighty" else ("ref", *_arguments(parameter))
-    for name, parameter in CONDITION_PARAMETERS.items()
+    kind: ("ref",) if spec.parameter is None else ("ref", *_arguments(spec.parameter))
+    for kind, spec in CONDITIONS.items()
 }
 
 

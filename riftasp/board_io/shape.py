@@ -15,7 +15,8 @@ from typing import Any
 
 from ..cards import CardDef, library
 from ..limits import VALUE_MAX, VALUE_MIN
-from ..model import CONDITIONS, Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
+from ..conditions import CONDITIONS
+from ..model import Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
 from ..resources import rulesets
 from .card_lookup import find_card, with_card
 from .errors import Invalid, item_path, joined, key_path, shown
@@ -351,14 +352,15 @@ def _read_condition(value: Any, path: str) -> Condition:
         raise Invalid(path, f"a condition has one kind, got {shown(kinds[0])} and {shown(kinds[1])}")
     kind = kinds[0]
     field = _field_reader(_CONDITION_READERS, data, path)
-    if kind == "mighty":
+    spec = CONDITIONS[kind]
+    if spec.key is None:
         if "of" in data:
-            raise Invalid(key_path(path, "of"), "'mighty' names its object itself: {\"mighty\": \"u1\"}")
-        _mapping(data, path, ("mighty",))
-        return Condition("mighty", of=field("mighty"))
+            raise Invalid(key_path(path, "of"), f"{shown(kind)} names its object itself: {{\"{kind}\": \"u1\"}}")
+        _mapping(data, path, (kind,))
+        return Condition(kind, of=field(kind))
     _mapping(data, path, (kind, "of"))
     parameter = field(kind)
-    return Condition(kind, of=field("of", "self"), **{CONDITIONS[kind]: parameter})
+    return Condition(kind, of=field("of", "self"), **{spec.key: parameter})
 
 
 # ---- how each kind is read ---------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import CONDITIONS, Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
+from ..conditions import CONDITIONS
+from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
 from ..operations import OPERATIONS
 from .fields import DEFAULT_TARGET
 
@@ -84,9 +85,10 @@ def _target_to_dict(target: Target) -> Any:
 
 
 def _condition_to_dict(condition: Condition) -> dict[str, Any]:
-    if condition.kind == "mighty":
-        return {"mighty": condition.of}
-    parameter = getattr(condition, CONDITIONS[condition.kind])
+    key = CONDITIONS[condition.kind].key
+    if key is None:
+        return {condition.kind: condition.of}
+    parameter = getattr(condition, key)
     data: dict[str, Any] = {condition.kind: parameter}
     return data if condition.of == "self" else data | {"of": condition.of}
 

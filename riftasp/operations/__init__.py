@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..model import LIST_PARAMS
 from ..rulesets import PLUGINS
 from .shared import SHARED
-from .spec import Does, OperationSpec, Param
+from ..specs import Does, OperationSpec, Param
 
 __all__ = ["OPERATIONS", "Does", "OperationSpec", "Param", "by_functor"]
 

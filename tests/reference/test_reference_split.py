@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import riftasp.reference
-from riftasp.model import CONDITIONS, Board
+from riftasp.conditions import CONDITIONS
+from riftasp.model import Board
 from riftasp.operations import OPERATIONS
 from riftasp.reference.registry import PROCEDURES, RULESETS, resolve, ruleset
 from riftasp.resources import manifest

@@ -1,20 +1,23 @@
-"""How the operations' registry describes one operation (riftasp/operations/__init__.py).
+"""How the registries describe an operation (riftasp/operations/) and a kind of condition
+(riftasp/conditions/): the vocabulary the shared entries and each ruleset's plugin
+(riftasp/rulesets/) write their entries in. Kept apart from the registries, which read the
+plugins, so that a plugin can import it.
 
-An operation is described once, here in Python and once in ASP (encodings/operations/NAME.lp, or
-a ruleset's own operations/NAME.lp): its board keys and their kinds, the term the encoding reads,
-what it does in the terms of the characteristic families (docs/semantics.md §3), how the card
-library words it and the numbers the generators draw for it. The board format (schema, shape
-checks, the `.lp` reader), the facts and their decoding, the reference engine, the limits on a
-board's arithmetic and the generators are derived from these entries.
+An operation or a condition kind is described once here and once in ASP
+(encodings/operations/NAME.lp and encodings/conditions/NAME.lp, or a ruleset's own): the board
+format (schema, shape checks, the `.lp` reader), the facts and their decoding, the card text and
+the generators are derived from the entries, and so are the reference engine's operators; the
+reference engine keeps its own account of what each condition kind reads and when it holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from ..kinds import Kind
-from ..model import Operation
+from .kinds import Kind
+from .model import Operation
 
 # What an operation does to an object's characteristics. "set", "add" and "remove" change one
 # characteristic of the families (named in `Does.characteristic`, the value in `Does.key`);
@@ -114,3 +117,27 @@ def double(op: Operation, current: int) -> int:
 
 def minus_min(op: Operation, current: int) -> int:
     return max(0, min(op.amount or 0, current - (op.min or 0)))
+
+
+@dataclass(frozen=True)
+class ConditionSpec:
+    """One kind of condition. In a board, `{"<kind>": parameter, "of": object}`; in the
+    encoding, the term `<kind>(Of, Parameter)`.
+
+    `parameter` is the kind of value its key holds, and `key` the name the model gives the
+    parameter (`Condition.status`); both None when the kind's key names the object it reads
+    instead (`{"mighty": "u1"}`, term `mighty("u1")`). `words` is how the card library says it,
+    over {who} ("I'm", "it is", "u1 is"), {has} ("I have", "it has", ...) and {parameter};
+    `draw` what the generators draw the parameter from (a range, or a tuple of values, where
+    "PLAYERS" and "KEYWORDS" stand for the generators' pools), `weight` how often."""
+
+    kind: str
+    parameter: Kind | None
+    key: str | None
+    words: str
+    draw: Any = None
+    weight: int = 1
+
+    @property
+    def names_object(self) -> bool:
+        return self.parameter is None
