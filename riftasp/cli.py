@@ -10,13 +10,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 import typer
 
-from .model import Board
-from .present import printable
-from .result import Resolution
+# Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
+# `resolve` load no more of riftasp than they need; these names are only annotations here.
+if TYPE_CHECKING:
+    from .model import Board
+    from .result import Resolution
 
 # Plain click messages (no boxes): usage errors stay a few plain lines.
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -31,6 +33,8 @@ TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
+    from .present import printable
+
     typer.echo(printable(message), err=True)
     raise typer.Exit(code)
 
@@ -116,7 +120,6 @@ def resolve(
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Every object's current characteristics, for one board or many (resolved in batches)."""
-    from .crosscheck import board_files
     from .present import resolution_text
 
     positive(time_limit, "--time-limit")
@@ -124,6 +127,8 @@ def resolve(
         res = run_engine(load(boards[0]), engine, time_limit)
         emit_json(res.to_json()) if as_json else typer.echo(resolution_text(res))
         return
+    from .crosscheck import board_files  # not for one file: it imports the engines' modules
+
     files = board_files(boards)
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
@@ -193,6 +198,7 @@ def diff(
                                             help=TIME_LIMIT_HELP + ", for each board"),
 ) -> None:
     """Real transitions between two calculations (never intermediate layer values)."""
+    from .present import printable
     from .transitions import transitions
 
     positive(time_limit, "--time-limit")
@@ -287,6 +293,7 @@ def crosscheck(
     from .check import check as invariant_check
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
+    from .present import printable
     from .progress import make_progress
     from .batch import Prefetching
     from .solver import EncodingError
@@ -356,6 +363,7 @@ def fuzz(
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
     from .check import check as invariant_check
+    from .present import printable
     from .progress import make_progress
 
     positive(timeout, "--timeout")
