@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 import typer
 
@@ -20,9 +20,49 @@ if TYPE_CHECKING:
     from .model import Board
     from .result import Resolution
 
+
+class _Riftasp(typer.Typer):
+    """The app, with a shortcut for its commonest call: `riftasp resolve BOARD... [--json]`.
+
+    typer (0.29) converts every parameter but a flag through a pydantic TypeAdapter: importing
+    pydantic and building the adapters costs ~80 ms, a third of the start-up budget
+    (bench/coldstart.py). A command line of only board paths and `--json` needs no conversion,
+    so it calls `resolve` directly, ending as typer's main would (exit code, Ctrl-C, closed
+    pipe); anything else (other options, --help, usage errors, shell completion) goes through
+    typer. Tests using typer's CliRunner do not come here; those running `python -m riftasp.cli`
+    (main) do.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        plain = None if args or kwargs else _plain_resolve(sys.argv[1:])
+        if plain is None:
+            return super().__call__(*args, **kwargs)
+        code = 0
+        try:
+            resolve(plain[0], as_json=plain[1], engine="asp", time_limit=None)
+        except typer.Exit as done:
+            code = done.exit_code
+        except KeyboardInterrupt:
+            code = 130
+        except BrokenPipeError:  # as click's main: a closed stdout (`| head`) ends quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            code = 1
+        sys.exit(code)
+
+
+def _plain_resolve(argv: list[str]) -> tuple[list[Path], bool] | None:
+    """(boards, --json) when `argv` is `resolve`, board paths (or -) and at most `--json`."""
+    if argv[:1] != ["resolve"] or any(k.endswith("_COMPLETE") for k in os.environ):  # completion: typer's
+        return None
+    boards = [arg for arg in argv[1:] if arg != "--json"]
+    if not boards or any(not arg or (arg.startswith("-") and arg != "-") for arg in boards):
+        return None
+    return [Path(arg) for arg in boards], len(boards) < len(argv) - 1
+
+
 # Plain click messages (no boxes): usage errors stay a few plain lines.
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Resolve card characteristics through the layer system, declaratively.")
+app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+               help="Resolve card characteristics through the layer system, declaratively.")
 
 ENGINES = ("asp", "reference")
 # Exit codes (README): 0 done, 1 engines disagree (crosscheck, fuzz), 2 bad input or usage,
