@@ -10,17 +10,59 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 import typer
 
-from .model import Board
-from .present import printable
-from .result import Resolution
+# Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
+# `resolve` load no more of riftasp than they need; these names are only annotations here.
+if TYPE_CHECKING:
+    from .model import Board
+    from .result import Resolution
+
+
+class _Riftasp(typer.Typer):
+    """The app, with a shortcut for its commonest call: `riftasp resolve BOARD... [--json]`.
+
+    typer (0.29) converts every parameter but a flag through a pydantic TypeAdapter: importing
+    pydantic and building the adapters costs ~80 ms, a third of the start-up budget
+    (bench/coldstart.py). A command line of only board paths and `--json` needs no conversion,
+    so it calls `resolve` directly, ending as typer's main would (exit code, Ctrl-C, closed
+    pipe); anything else (other options, --help, usage errors, shell completion) goes through
+    typer. Tests using typer's CliRunner do not come here; those running `python -m riftasp.cli`
+    (main) do.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        plain = None if args or kwargs else _plain_resolve(sys.argv[1:])
+        if plain is None:
+            return super().__call__(*args, **kwargs)
+        code = 0
+        try:
+            resolve(plain[0], as_json=plain[1], engine="asp", time_limit=None)
+        except typer.Exit as done:
+            code = done.exit_code
+        except KeyboardInterrupt:
+            code = 130
+        except BrokenPipeError:  # as click's main: a closed stdout (`| head`) ends quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            code = 1
+        sys.exit(code)
+
+
+def _plain_resolve(argv: list[str]) -> tuple[list[Path], bool] | None:
+    """(boards, --json) when `argv` is `resolve`, board paths (or -) and at most `--json`."""
+    if argv[:1] != ["resolve"] or any(k.endswith("_COMPLETE") for k in os.environ):  # completion: typer's
+        return None
+    boards = [arg for arg in argv[1:] if arg != "--json"]
+    if not boards or any(not arg or (arg.startswith("-") and arg != "-") for arg in boards):
+        return None
+    return [Path(arg) for arg in boards], len(boards) < len(argv) - 1
+
 
 # Plain click messages (no boxes): usage errors stay a few plain lines.
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Resolve card characteristics through the layer system, declaratively.")
+app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+               help="Resolve card characteristics through the layer system, declaratively.")
 
 ENGINES = ("asp", "reference")
 # Exit codes (README): 0 done, 1 engines disagree (crosscheck, fuzz), 2 bad input or usage,
@@ -31,6 +73,8 @@ TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
+    from .present import printable
+
     typer.echo(printable(message), err=True)
     raise typer.Exit(code)
 
@@ -116,7 +160,6 @@ def resolve(
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Every object's current characteristics, for one board or many (resolved in batches)."""
-    from .crosscheck import board_files
     from .present import resolution_text
 
     positive(time_limit, "--time-limit")
@@ -124,6 +167,8 @@ def resolve(
         res = run_engine(load(boards[0]), engine, time_limit)
         emit_json(res.to_json()) if as_json else typer.echo(resolution_text(res))
         return
+    from .crosscheck import board_files  # not for one file: it imports the engines' modules
+
     files = board_files(boards)
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
@@ -193,6 +238,7 @@ def diff(
                                             help=TIME_LIMIT_HELP + ", for each board"),
 ) -> None:
     """Real transitions between two calculations (never intermediate layer values)."""
+    from .present import printable
     from .transitions import transitions
 
     positive(time_limit, "--time-limit")
@@ -287,6 +333,7 @@ def crosscheck(
     from .check import check as invariant_check
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
+    from .present import printable
     from .progress import make_progress
     from .batch import Prefetching
     from .solver import EncodingError
@@ -356,6 +403,7 @@ def fuzz(
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
     from .check import check as invariant_check
+    from .present import printable
     from .progress import make_progress
 
     positive(timeout, "--timeout")

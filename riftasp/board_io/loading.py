@@ -13,8 +13,6 @@ from typing import Any
 
 from ..model import Board
 from .errors import BoardError, Invalid
-from .lp_parsing import parse_facts
-from .lp_shape import board_from_terms
 from .parsing import parse_json, parse_yaml
 from .reading import STDIN, STDIN_SOURCE, read_file, read_stdin
 from .references import FactPaths, JsonPaths, check_board
@@ -79,6 +77,11 @@ def board_from_facts(text: str, source: str = "<facts>") -> Board:
 
     The text is data, never a program: only ground facts are accepted (see `parse_facts`).
     """
+    # Imported here: compiling lp_parsing's patterns takes ~90 ms, which a JSON or YAML board
+    # (and `riftasp resolve` of one, bench/coldstart.py) does not need to pay.
+    from .lp_parsing import parse_facts
+    from .lp_shape import board_from_terms
+
     return _checked(lambda: board_from_terms(parse_facts(text, source)), source, FactPaths())
 
 
