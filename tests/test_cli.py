@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from riftasp.cli import app
@@ -130,3 +131,22 @@ def test_bad_input_names_the_field(tmp_path):
     result = cli("resolve", bad)
     assert result.exit_code == 2
     assert result.stderr.strip() == f"{bad}: objects[0].attached_to: unknown object 'u9'"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["showcase.json"], ["showcase.json", "--json"], ["--json", "showcase.json", "copy.json"], ["missing.json"],
+     ["showcase.json", "--engine", "reference"]],
+)  # fmt: skip
+def test_the_plain_resolve_shortcut_answers_as_typer_does(args):
+    # `riftasp resolve BOARD... [--json]` skips typer's parameter conversion when run as a
+    # program (cli._Riftasp); typer's test runner always goes through typer. Both must answer the
+    # same: output, errors and exit code.
+    argv = ["resolve", *args]
+    proc = subprocess.run([sys.executable, "-m", "riftasp.cli", *argv], cwd=EXAMPLES, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    # The same through typer: its main, called from a program that cannot take the shortcut.
+    typer_main = "import sys; from riftasp.cli import app; typer_app = app.__class__.__mro__[1]; typer_app.__call__(app)"
+    via_typer = subprocess.run([sys.executable, "-c", typer_main, *argv], cwd=EXAMPLES, capture_output=True,
+                               text=True, timeout=120)  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (via_typer.returncode, via_typer.stdout, via_typer.stderr)
