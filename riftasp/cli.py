@@ -485,12 +485,16 @@ def cards(
 @app.command()
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """The rulesets riftasp knows: name, scheduling procedure, description and encoding files."""
-    from .resources import encoding_files, manifest, rulesets as names
+    from .resources import encoding_files, encodings_folder, manifest, rulesets as names
+
+    def shown(path: Path) -> str:
+        # riftasp's own files from its encodings folder; another folder's in full.
+        return str(path.relative_to(encodings_folder())) if path.is_relative_to(encodings_folder()) else str(path)
 
     found = [
         {"name": name, "procedure": manifest(name).get("procedure", ""),
-         "description": manifest(name).get("description", ""),
-         "files": [f"{p.parent.name}/{p.name}" for p in encoding_files(name)]}
+         "description": manifest(name).get("description", ""), "extends": manifest(name).get("extends"),
+         "files": [shown(p) for p in encoding_files(name)]}
         for name in names()
     ]  # fmt: skip
     if as_json:

@@ -6,7 +6,13 @@ path, so the checkout's `riftasp/` works whether or not a wheel is installed bes
 regular `pip install .` then `python -m pytest` from the checkout imports the checkout's code).
 Further ruleset folders (a folder holding `<name>/manifest.toml`) can be added with the
 RIFTASP_RULESETS environment variable (paths separated by the OS path separator) or
-add_ruleset_folder().
+add_ruleset_folder(). A ruleset's folder may hold `plugin.py`, its Python side
+(riftasp/rulesets/); plugins are loaded once, from the folders RIFTASP_RULESETS names.
+
+A manifest may extend another ruleset's (`extends = "<name>"`): a variant. It takes every entry
+of the base's manifest it does not give itself (the [encoding] entries one by one, `own` files
+added after the base's), finds its operations' and conditions' files in its own folder, then the
+base's, then the shared ones, and uses the base's card library when it has none.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ def add_ruleset_folder(folder: Path) -> None:
     _extra_folders.append(Path(folder).resolve())
     _ruleset_folders.cache_clear()
     manifest.cache_clear()
+    _declared.cache_clear()
     procedure.cache_clear()
 
 
@@ -62,10 +69,48 @@ def rulesets() -> list[str]:
     return sorted(_ruleset_folders())
 
 
+def ruleset_folder(ruleset: str) -> Path:
+    return _ruleset_folders()[ruleset]
+
+
 @cache
 def manifest(ruleset: str) -> dict[str, Any]:
-    """A ruleset's manifest (its folder's manifest.toml)."""
+    """A ruleset's manifest (its folder's manifest.toml), with what it takes from the ruleset it
+    extends. Its `[encoding] own` files are paths from its folder's parent (`_own_files`)."""
+    own = tomllib.loads((_ruleset_folders()[ruleset] / MANIFEST).read_text(encoding="utf-8"))
+    base_name = own.get("extends")
+    if base_name is None:
+        return own
+    if base_name not in _ruleset_folders() or base_name == ruleset:
+        raise ValueError(f"ruleset {ruleset} extends {base_name!r}, which is not a ruleset")
+    base = manifest(base_name)
+    merged = {**base, **own}
+    merged["encoding"] = {**base.get("encoding", {}), **own.get("encoding", {})}
+    return merged
+
+
+def _lineage(ruleset: str) -> list[str]:
+    """The ruleset, then the one it extends, and so on."""
+    chain = [ruleset]
+    while (base := _declared(chain[-1]).get("extends")) is not None and base not in chain:
+        chain.append(base)
+    return chain
+
+
+@cache
+def _declared(ruleset: str) -> dict[str, Any]:
+    """The manifest as its file says it, without what it extends."""
     return tomllib.loads((_ruleset_folders()[ruleset] / MANIFEST).read_text(encoding="utf-8"))
+
+
+def _own_files(ruleset: str) -> list[Path]:
+    """The `[encoding] own` files of the ruleset and those it extends, the base's first, each
+    relative to the folder holding its own ruleset's folder."""
+    files: list[Path] = []
+    for name in reversed(_lineage(ruleset)):
+        root = _ruleset_folders()[name].parent
+        files += [root / f for f in _declared(name).get("encoding", {}).get("own", [])]
+    return files
 
 
 def encoding_files(ruleset: str) -> list[Path]:
@@ -75,14 +120,13 @@ def encoding_files(ruleset: str) -> list[Path]:
     the shared one in `encodings/`), its procedure's files, then its own (relative to its
     folder's parent)."""
     files = manifest(ruleset)["encoding"]
-    own_root = _ruleset_folders()[ruleset].parent
     procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
     return (
         [encodings_folder() / f for f in files.get("core", [])]
         + [module_file(ruleset, "operations", name) for name in layer_operations(ruleset)]
         + [module_file(ruleset, "conditions", name) for name in files.get("conditions", [])]
         + [procedure_root / f for f in procedure(ruleset)["files"]]
-        + [own_root / f for f in files.get("own", [])]
+        + _own_files(ruleset)
     )
 
 
@@ -94,14 +138,14 @@ def layer_operations(ruleset: str) -> list[str]:
 
 def module_file(ruleset: str, family: str, name: str) -> Path:
     """The encoding of an operation or a kind of condition (`family`: "operations",
-    "conditions"): the ruleset's own, else the shared one."""
-    own = _ruleset_folders()[ruleset] / family / f"{name}.lp"
-    if own.is_file():
-        return own
-    shared = encodings_folder() / family / f"{name}.lp"
-    if not shared.is_file():
-        raise FileNotFoundError(f"ruleset {ruleset}: {family} {name} has no encoding file ({own} or {shared})")
-    return shared
+    "conditions"): the ruleset's own, else that of the ruleset it extends (and so on), else the
+    shared one."""
+    places = [_ruleset_folders()[r] / family for r in _lineage(ruleset)] + [encodings_folder() / family]
+    for place in places:
+        if (place / f"{name}.lp").is_file():
+            return place / f"{name}.lp"
+    looked = ", ".join(str(p) for p in places)
+    raise FileNotFoundError(f"ruleset {ruleset}: {family} {name} has no encoding file (looked in {looked})")
 
 
 @cache
@@ -112,4 +156,9 @@ def procedure(ruleset: str) -> dict[str, Any]:
 
 
 def card_library(ruleset: str) -> Path:
+    """The ruleset's card library, or that of the nearest ruleset it extends that has one."""
+    for name in _lineage(ruleset) if ruleset in _ruleset_folders() else [ruleset]:
+        path = library_folder() / "cards" / f"{name}.lp"
+        if path.is_file():
+            return path
     return library_folder() / "cards" / f"{ruleset}.lp"

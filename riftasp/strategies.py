@@ -46,6 +46,7 @@ from .conditions import CONDITIONS
 from .keywords import BONUS, SUMMING
 from .operations import OPERATIONS, Param
 from .profile import Profile
+from .resources import layer_operations, manifest
 
 PLAYERS = ("alice", "bob")
 # Summing (Shield, Assault: a Might bonus in combat; Deflect) and non-summing (Ganking, Tank).
@@ -77,9 +78,12 @@ def _weighted(names_and_weights: list[tuple[str, int]]) -> tuple[str, ...]:
 
 # Operation names, as often as their weights in the registry (riftasp/operations/): towards the
 # hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
-_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values()])
+# The generators draw Riftbound boards: its operations and conditions only.
+_RULESET = "riftbound"
+_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values() if spec.functor in layer_operations(_RULESET)])
 # Condition kinds, as often as their weights in the registry (riftasp/conditions/).
-_CONDITIONS = _weighted([(spec.kind, spec.weight) for spec in CONDITIONS.values()])
+_CONDITIONS = _weighted([(spec.kind, spec.weight) for spec in CONDITIONS.values()
+                         if spec.kind in manifest(_RULESET)["encoding"]["conditions"]])
 EFFECT_KEY_ORDER = ("id", "op", "target", "conditions", "timestamp", "controller", "source")
 _DEFAULT = Profile()
 
@@ -813,7 +817,7 @@ def _build(
     ongoing: list[dict[str, Any]] = []
     for number, (holder, gene) in enumerate(placed[:max_effects], 1):
         _build_effect(gene, f"e{number}", holder, slots, ongoing)
-    board: dict[str, Any] = {"ruleset": "riftbound"}
+    board: dict[str, Any] = {"ruleset": _RULESET}
     if immediate and profile.allows("immediate"):
         board["settings"] = {"condition_timing": "immediate"}
     board |= {"players": list(PLAYERS), "active_player": "alice", "objects": objects}

@@ -94,5 +94,5 @@ def test_riftasp_rulesets_lists_each_ruleset_with_its_procedure_and_files():
     listed = {r["name"]: r for r in json.loads(result.output)}
     assert listed["riftbound"]["procedure"] == "recheck"
     assert listed["riftbound"]["files"][0] == "core/instances.lp"
-    assert "recheck/choose.lp" in listed["riftbound"]["files"]
+    assert "procedures/recheck/choose.lp" in listed["riftbound"]["files"]
     assert "riftbound/ruleset.lp" in listed["riftbound"]["files"]

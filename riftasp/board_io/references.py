@@ -11,7 +11,9 @@ from typing import Any
 from ..limits import REACH_MAX, might_reach
 from ..listing import Slot, listed_effects
 from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
+from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
+from ..resources import layer_operations, manifest
 from ..ruleset_data import KeywordRules, keyword_rules
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
@@ -60,6 +62,10 @@ class _Names:
     players: tuple[str, ...]
     objects: dict[str, GameObject]
     player_set: frozenset[str] = frozenset()  # the players again, for look-ups
+    ruleset: str = ""
+    # The operations (as the encoding's terms name them) and kinds of condition of the ruleset.
+    operations: frozenset[str] = frozenset()
+    conditions: frozenset[str] = frozenset()
 
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
         if allow_you and player == "you":
@@ -80,7 +86,9 @@ class _Names:
 def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     _check_players(board, paths)
     objects = _check_object_ids(board, paths)
-    names = _Names(board.players, objects, frozenset(board.players))
+    names = _Names(board.players, objects, frozenset(board.players), board.ruleset,
+                   frozenset(layer_operations(board.ruleset)),
+                   frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())))  # fmt: skip
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
     rules = keyword_rules(board.ruleset)
@@ -224,9 +232,13 @@ def _check_effect(slot: Slot, path: str, names: _Names, rules: KeywordRules) -> 
 
 
 def _check_op(op: Operation, path: str, names: _Names, rules: KeywordRules) -> None:
-    """Each parameter by its kind (the operations' registry): objects and players that exist,
-    keywords named once and numbered only where they add up."""
-    for param in OPERATIONS[op.name].params:
+    """An operation of the board's ruleset, and each parameter by its kind (the operations'
+    registry): objects and players that exist, keywords named once and numbered only where they
+    add up."""
+    spec = OPERATIONS[op.name]
+    if spec.functor not in names.operations:
+        raise Invalid(key_path(path, "op"), f"{shown(op.name)} is not an operation of the {names.ruleset} ruleset")
+    for param in spec.params:
         value, where = getattr(op, param.key), key_path(path, param.key)
         if param.kind.name == "object_id":
             names.object(value, where)
@@ -248,9 +260,13 @@ def _check_target(slot: Slot, path: str, names: _Names) -> None:
 
 
 def _check_condition(condition: Condition, path: str, slot: Slot, names: _Names) -> None:
-    _check_ref(condition.of, key_path(path, "mighty" if condition.kind == "mighty" else "of"), slot, names)
-    if condition.kind == "controlled_by":
-        names.player(condition.player, key_path(path, "controlled_by"), allow_you=True)
+    spec = CONDITIONS[condition.kind]
+    if condition.kind not in names.conditions:
+        raise Invalid(path, f"{shown(condition.kind)} is not a condition of the {names.ruleset} ruleset")
+    # A kind without a parameter names the object it reads under its own key.
+    _check_ref(condition.of, key_path(path, condition.kind if spec.key is None else "of"), slot, names)
+    if spec.parameter is not None and spec.parameter.name == "player_or_you":
+        names.player(getattr(condition, spec.key or ""), key_path(path, condition.kind), allow_you=True)
 
 
 def _check_ref(ref: str, path: str, slot: Slot, names: _Names) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..model import Board
 from .contract import ContractError, read_view
 from .evaluate import final_consistency
-from .index import BoardIndex
+from .index import RULESET, BoardIndex
 from .needs import loop_checks
 from .replay import Replay, final_checks
 from .report import FINAL, NEEDS, TRACE, Report, Violation
@@ -26,7 +26,10 @@ __all__ = ["check", "check_report", "ContractError", "Report", "Violation", "FIN
 
 def check_report(board: Board, resolution: Any) -> Report:
     """Every invariant checked on `resolution` (the output contract as parsed JSON) of `board`.
-    Raises ContractError when `resolution` is not the contract."""
+    Raises ContractError when `resolution` is not the contract, or the board is not of the
+    ruleset the checker knows."""
+    if board.ruleset != RULESET:
+        raise ContractError("ruleset", f"the checker knows the {RULESET} ruleset only, not {board.ruleset}")
     view = read_view(board, resolution)
     index = BoardIndex(board)
     report = Report()

@@ -1,5 +1,5 @@
 """The operations' registry: every operation a board may name, described once
-(riftasp/operations/spec.py): the shared ones (shared.py) and each ruleset's own (its plugin in
+(riftasp/specs.py): the shared ones (shared.py) and each ruleset's own (its plugin in
 riftasp/rulesets/). Adding an operation is one entry here or in a plugin, and one encoding file."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ __all__ = ["OPERATIONS", "Does", "OperationSpec", "Param", "by_functor"]
 
 def _registry() -> dict[str, OperationSpec]:
     specs: dict[str, OperationSpec] = {}
-    for spec in (*SHARED, *(s for plugin in PLUGINS.values() for s in plugin.OPERATIONS)):
+    for spec in (*SHARED, *(s for plugin in PLUGINS.values() for s in getattr(plugin, "OPERATIONS", ()))):
         if spec.name in specs and specs[spec.name] != spec:
             raise ValueError(f"two operations are called {spec.name!r}")
         specs[spec.name] = spec

@@ -9,13 +9,18 @@ from functools import cache
 
 from ..model import Board
 from ..result import Resolution
+from ..rulesets import PLUGINS
 from .core.ruleset import Ruleset
 from .procedures import recheck
 from .riftbound import Riftbound
 
 Procedure = Callable[[Board, Ruleset], Resolution]
 
-RULESETS: dict[str, Callable[[], Ruleset]] = {"riftbound": Riftbound}
+# The built-in rulesets, and those a ruleset plugin brings (its `reference_ruleset`).
+RULESETS: dict[str, Callable[[], Ruleset]] = {
+    "riftbound": Riftbound,
+    **{name: plugin.reference_ruleset for name, plugin in PLUGINS.items() if hasattr(plugin, "reference_ruleset")},
+}
 PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve}
 
 

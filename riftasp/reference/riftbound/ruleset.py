@@ -23,8 +23,9 @@ class Riftbound(Ruleset):
     conditions = CONDITIONS
     filter_members = (("card_type", TYPES), ("tag", TAGS))
 
-    def __init__(self) -> None:
-        super().__init__("riftbound")
+    def __init__(self, name: str = "riftbound") -> None:
+        # Another name: a variant whose manifest extends Riftbound's (riftasp/resources.py).
+        super().__init__(name)
         # Buffs, Might Bonuses and keyword bonuses are all increases by an amount they state.
         self.plus = self.operators["plus"]
 

@@ -1,0 +1,96 @@
+"""A ruleset is a manifest, its files and a plugin (issue 8): the test ruleset in
+tests/fixtures/rulesets/halving/ extends Riftbound with its own layer table (decreases before
+increases) and its own operation ("halve": one encoding file and one registry entry in its
+plugin), and needs no change to riftasp itself. Both engines resolve it and agree.
+
+riftasp reads plugins when its registries are first imported, so each run here is a process
+of its own with RIFTASP_RULESETS naming the fixture's folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+FOLDER = ROOT / "tests" / "fixtures" / "rulesets"
+BOARD = FOLDER / "halving" / "boards" / "order.json"
+
+
+def riftasp(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "RIFTASP_RULESETS": str(FOLDER)}
+    return subprocess.run([sys.executable, "-m", "riftasp.cli", *map(str, args)], input=stdin, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+def might(output: str) -> dict[str, int]:
+    return {oid: chars["might"] for oid, chars in json.loads(output)["objects"].items()}
+
+
+def test_the_variant_is_listed_with_its_own_operation_file_and_riftbound_s_others():
+    listed = {r["name"]: r for r in json.loads(riftasp("rulesets", "--json").stdout)}
+    assert set(listed) == {"riftbound", "halving"} and listed["halving"]["extends"] == "riftbound"
+    files = listed["halving"]["files"]
+    assert str(FOLDER / "halving" / "operations" / "halve.lp") in files
+    assert {"riftbound/operations/set_might.lp", "riftbound/conditions/mighty.lp", "operations/minus.lp",
+            "riftbound/instances.lp"} <= set(files)  # fmt: skip
+    # Its layer table's order: the decreases' files before the increases'.
+    assert files.index("operations/minus.lp") < files.index("operations/plus.lp")
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_decreases_come_first_and_halve_halves(engine):
+    # u1: 4, +3 (timestamp 1) and -5 to no less than 2 (timestamp 2): the decrease first, at 4,
+    # takes 2; then +3: 5. u2: 6, halved (3) then +2: 5. u3 (Fiora, Might 4) halved: 2.
+    out = riftasp("resolve", BOARD, "--json", "--engine", engine)
+    assert out.returncode == 0, out.stderr
+    assert might(out.stdout) == {"u1": 5, "u2": 5, "u3": 2}
+
+
+def test_both_engines_give_the_same_characteristics_and_the_same_order():
+    asp, ref = (json.loads(riftasp("resolve", BOARD, "--json", "--engine", e).stdout) for e in ("asp", "reference"))
+    assert asp["objects"] == ref["objects"]
+    steps = lambda res: {o: [(a["effect"], a["sublayer"], a["before"], a["after"]) for a in applied]  # noqa: E731
+                         for o, applied in res["applied"].items()}  # fmt: skip
+    assert steps(asp) == steps(ref) == {
+        "u1": [("cap", "decrease", 4, 2), ("grow", "increase", 2, 5)],
+        "u2": [("half", "decrease", 6, 3), ("pump", "increase", 3, 5)],
+        "u3": [("shrink", "decrease", 4, 2)],
+    }
+
+
+def test_the_same_board_under_riftbound_applies_increases_first():
+    data = json.loads(BOARD.read_text())
+    data["effects"] = [e for e in data["effects"] if e["op"]["op"] != "halve"]
+    out = riftasp("resolve", "-", "--json", stdin=json.dumps(data | {"ruleset": "riftbound"}))
+    assert out.returncode == 0, out.stderr
+    assert might(out.stdout)["u1"] == 2  # 4 + 3 = 7, then -5 to no less than 2
+
+
+def test_an_operation_of_another_ruleset_is_refused_in_one_line():
+    data = json.loads(BOARD.read_text()) | {"ruleset": "riftbound"}
+    out = riftasp("resolve", "-", stdin=json.dumps(data))
+    assert out.returncode == 2
+    assert out.stderr == "<stdin>: effects[2].op.op: 'halve' is not an operation of the riftbound ruleset\n"
+
+
+def test_nothing_in_riftasp_or_its_encodings_names_the_variant():
+    for folder in (ROOT / "riftasp", ROOT / "encodings", ROOT / "facts"):
+        for path in folder.rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".lp", ".toml"):
+                text = path.read_text(encoding="utf-8")
+                assert "halve" not in text and "halving" not in text, path
+
+
+def test_the_invariant_checker_says_it_knows_riftbound_only():
+    # `riftasp check` restates Riftbound's rules (docs/check.md); a variant's board is refused in
+    # one line rather than checked against the wrong layer table.
+    out = riftasp("check", BOARD)
+    assert out.returncode == 2
+    assert out.stderr.endswith("ruleset: the checker knows the riftbound ruleset only, not halving\n")
+    assert out.stderr.count("\n") == 1
