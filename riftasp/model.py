@@ -125,28 +125,45 @@ class Effect:
     source: str | None = None  # ongoing effects only: the object that created it
 
 
-@dataclass(frozen=True)
-class GameObject:
+@dataclass(frozen=True, init=False)
+class GameObject(_Parameters):
+    """An object on (or off) the board: what every ruleset's objects have, and in `params` its
+    ruleset's own keys (the plugin's OBJECT_FIELDS, riftasp/rulesets/: Riftbound's Might, buff,
+    Might Bonus), read as attributes (`obj.might`); one the object does not have reads as None."""
+
     id: str
     name: str
     card_type: str
     owner: str
     controller: str
     zone: str
-    since: int = 0  # when its rules text last became active
-    might: int | None = None
-    tags: tuple[str, ...] = ()
-    keywords: tuple[Keyword, ...] = ()
-    status: tuple[str, ...] = ()
-    location: str | None = None
-    attached_to: str | None = None
-    attached_since: int | None = None
-    buffed: bool = False
-    buff_since: int | None = None
-    rules_text: tuple[Effect, ...] = ()
-    effect_text: tuple[Effect, ...] = ()
-    might_bonus: int | None = None
-    card: str | None = None
+    since: int  # when its rules text last became active
+    tags: tuple[str, ...]
+    keywords: tuple[Keyword, ...]
+    status: tuple[str, ...]
+    location: str | None
+    attached_to: str | None
+    attached_since: int | None
+    rules_text: tuple[Effect, ...]
+    effect_text: tuple[Effect, ...]
+    card: str | None
+    params: tuple[tuple[str, Any], ...]
+
+    def __init__(self, id: str, name: str, card_type: str, owner: str, controller: str, zone: str,
+                 since: int = 0, tags: tuple[str, ...] = (), keywords: tuple[Keyword, ...] = (),
+                 status: tuple[str, ...] = (), location: str | None = None, attached_to: str | None = None,
+                 attached_since: int | None = None, rules_text: tuple[Effect, ...] = (),
+                 effect_text: tuple[Effect, ...] = (), card: str | None = None,
+                 params: tuple[tuple[str, Any], ...] = (), **own: Any) -> None:  # fmt: skip
+        for key, value in (("id", id), ("name", name), ("card_type", card_type), ("owner", owner),
+                           ("controller", controller), ("zone", zone), ("since", since), ("tags", tags),
+                           ("keywords", keywords), ("status", status), ("location", location),
+                           ("attached_to", attached_to), ("attached_since", attached_since),
+                           ("rules_text", rules_text), ("effect_text", effect_text), ("card", card)):  # fmt: skip
+            object.__setattr__(self, key, value)
+        # False is a flag's absence: stored like None, so equal objects compare equal.
+        given = {k: v for k, v in {**dict(params), **own}.items() if v is not False}
+        object.__setattr__(self, "params", _given(given))
 
     @property
     def on_board(self) -> bool:
