@@ -10,23 +10,27 @@ from typing import Any
 import clingo
 
 from .conditions import CONDITIONS
-from .model import Effect, Keyword, Operation, Target
+from .model import Effect, Keyword, Operation, Parameters, Target, given_params
 from .operations import OPERATIONS
 from .resources import card_library
 from .ruleset_data import characteristic_families
+from .rulesets import object_fields
+from .specs import ObjectField
 from .terms import decode_condition, decode_ops, decode_target
 
 
 @dataclass(frozen=True)
-class CardDef:
+class CardDef(Parameters):
+    """A library card: what every ruleset's cards print, and in `params` the ruleset's own
+    printed keys (ObjectField.printed), read as attributes (`card.might`)."""
+
     name: str
     card_type: str
-    might: int | None
     tags: tuple[str, ...]
     keywords: tuple[Keyword, ...]
-    might_bonus: int | None
     rules_text: tuple[tuple[str, Effect], ...]  # (key, effect with id = key)
     effect_text: tuple[tuple[str, Effect], ...]
+    params: tuple[tuple[str, Any], ...] = ()
 
     def instantiate(self, object_id: str, part: str) -> tuple[Effect, ...]:
         """The card's text for one object: effect ids become `<object>.<key>`."""
@@ -51,10 +55,10 @@ def library(ruleset: str) -> dict[str, CardDef]:
     ctl.load(str(path))
     ctl.ground([("base", [])])
     atoms = [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
-    return _build(atoms)
+    return _build(atoms, [f for f in object_fields(ruleset) if f.printed])
 
 
-def _build(atoms: list[clingo.Symbol]) -> dict[str, CardDef]:
+def _build(atoms: list[clingo.Symbol], printed: list[ObjectField]) -> dict[str, CardDef]:
     by_pred: dict[str, list[tuple[clingo.Symbol, ...]]] = defaultdict(list)
     for atom in atoms:
         by_pred[atom.name].append(tuple(atom.arguments))
@@ -65,8 +69,10 @@ def _build(atoms: list[clingo.Symbol]) -> dict[str, CardDef]:
             out[args[0].string].append(args[1:])
         return out
 
-    types, mights, tags = per_card("card_type"), per_card("card_might"), per_card("card_tag")
-    keywords, bonuses, texts = per_card("card_keyword"), per_card("card_might_bonus"), per_card("card_text")
+    types, tags = per_card("card_type"), per_card("card_tag")
+    keywords, texts = per_card("card_keyword"), per_card("card_text")
+    # The ruleset's own printed keys: card_<key>(Card, Number).
+    own = {f.name: per_card(f"card_{f.key}") for f in printed}
     ops, targets = per_card("card_effect_op"), per_card("card_effect_target")
     target_ids, filters = per_card("card_effect_target_id"), per_card("card_effect_filter")
     conditions = per_card("card_effect_condition")
@@ -100,14 +106,13 @@ def _build(atoms: list[clingo.Symbol]) -> dict[str, CardDef]:
         cards[name] = CardDef(
             name=name,
             card_type=types[name][0][0].name,
-            might=mights[name][0][0].number if name in mights else None,
             tags=tuple(t[0].string for t in tags.get(name, [])),
             keywords=tuple(
                 Keyword(k[0].string, k[1].number or None) for k in keywords.get(name, [])
             ),
-            might_bonus=bonuses[name][0][0].number if name in bonuses else None,
             rules_text=text("rules"),
             effect_text=text("effect"),
+            params=given_params({key: table[name][0][0].number for key, table in own.items() if name in table}),
         )
     return cards
 
@@ -122,13 +127,14 @@ def card_to_dict(card: CardDef, ruleset: str) -> dict[str, Any]:
     from .model import Board, GameObject
 
     holder = GameObject(id="card", name=card.name, card_type=card.card_type, owner="p", controller="p",
-                        zone="base", might=card.might, tags=card.tags, keywords=card.keywords,
-                        might_bonus=card.might_bonus, rules_text=tuple(e for _, e in card.rules_text),
+                        zone="base", tags=card.tags, keywords=card.keywords, params=card.params,
+                        rules_text=tuple(e for _, e in card.rules_text),
                         effect_text=tuple(e for _, e in card.effect_text))  # fmt: skip
-    written = board_to_dict(Board(players=("p",), active_player=None, objects=(holder,)))["objects"][0]
-    data: dict[str, Any] = {"name": card.name, "type": card.card_type, "might": card.might,
-                            "tags": list(card.tags), "keywords": [str(k) for k in card.keywords],
-                            "might_bonus": card.might_bonus}  # fmt: skip
+    written = board_to_dict(Board(players=("p",), active_player=None, objects=(holder,), ruleset=ruleset))
+    written = written["objects"][0]
+    data: dict[str, Any] = {"name": card.name, "type": card.card_type, "tags": list(card.tags),
+                            "keywords": [str(k) for k in card.keywords]}  # fmt: skip
+    data |= {f.key: getattr(card, f.name) for f in object_fields(ruleset) if f.printed}
     for key in ("rules_text", "effect_text"):
         data[key] = written.get(key, [])
     data["text"] = card_text(card, ruleset)
@@ -143,14 +149,12 @@ def library_text(ruleset: str) -> str:
     blocks = []
     for name, card in sorted(library(ruleset).items()):
         printed = [card.card_type]
-        if card.might is not None:
-            printed.append(f"Might {card.might}")
         if card.tags:
             printed.append("tags " + ", ".join(card.tags))
         if card.keywords:
             printed.append("keywords " + ", ".join(str(k) for k in card.keywords))
-        if card.might_bonus is not None:
-            printed.append(f"Might Bonus +{card.might_bonus}")
+        printed += [f.shown.format(getattr(card, f.name)) for f in object_fields(ruleset)
+                    if f.printed and getattr(card, f.name) is not None]  # fmt: skip
         lines = [f"{name}: {'; '.join(printed)}"]
         lines += [f"  {line}" for line in card_text(card, ruleset).splitlines()]
         blocks.append("\n".join(lines))

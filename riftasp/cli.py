@@ -261,11 +261,16 @@ def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
 
 
 @app.command()
-def schema() -> None:
+def schema(
+    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset whose boards the schema describes"),
+) -> None:
     """The JSON Schema of the board format."""
+    from .resources import rulesets
     from .schema import board_schema
 
-    emit_json(board_schema())
+    if ruleset not in rulesets():
+        fail(f"--ruleset: unknown ruleset {ruleset!r}; rulesets are {', '.join(rulesets())}")
+    emit_json(board_schema(ruleset))
 
 
 @app.command()

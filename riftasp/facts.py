@@ -4,9 +4,11 @@ The vocabulary (all ids, names, players, tags and keywords are strings):
 
     ruleset(R).  setting(Name, Value).  player(P).  active_player(P).
     object(O).  object_index(O, I).  name(O, S).  printed_type(O, T).  owner(O, P).
-    printed_controller(O, P).  zone(O, Z).  location(O, L).  printed_might(O, N).
+    printed_controller(O, P).  zone(O, Z).  location(O, L).
     printed_tag(O, T).  printed_keyword(O, K, N)  (N = 0: no number).  status(O, S).
-    since(O, T).  buff(O, T).  attached(G, B, T).  might_bonus(G, N).
+    since(O, T).  attached(G, B, T).
+    and the ruleset's own keys (its plugin's OBJECT_FIELDS, riftasp/rulesets/): Riftbound's
+    printed_might(O, N), buff(O, T), might_bonus(G, N).
     text(O, E, rules|effect, Listing).
     ongoing(E, Listing).  effect_controller(E, P).  effect_source(E, O).
     effect_timestamp(E, T).  effect_op(E, Op).  effect_target(E, Kind).
@@ -19,11 +21,14 @@ Listing is the tuple (object index, part, position, 0) that breaks timestamp tie
 from __future__ import annotations
 
 from .listing import listing_term, ongoing_listing, text_listing, text_parts
-from .model import Board, Effect
+from .model import Board, Effect, GameObject
+from .rulesets import object_fields
+from .specs import ObjectField
 from .terms import condition_term, op_terms, quote, target_facts
 
 
 def board_facts(board: Board) -> str:
+    own = object_fields(board.ruleset)
     lines: list[str] = [
         f"ruleset({board.ruleset}).",
         f"setting(condition_timing,{board.settings.condition_timing}).",
@@ -45,19 +50,13 @@ def board_facts(board: Board) -> str:
         ]
         if obj.location is not None:
             lines.append(f"location({o},{quote(obj.location)}).")
-        if obj.might is not None:
-            lines.append(f"printed_might({o},{obj.might}).")
         lines += [f"printed_tag({o},{quote(t)})." for t in obj.tags]
         lines += [f"printed_keyword({o},{quote(k.name)},{k.value or 0})." for k in obj.keywords]
         lines += [f"status({o},{s})." for s in obj.status]
-        if obj.buffed:
-            stamp = obj.buff_since if obj.buff_since is not None else obj.since
-            lines.append(f"buff({o},{stamp}).")
         if obj.attached_to is not None:
             stamp = obj.attached_since if obj.attached_since is not None else obj.since
             lines.append(f"attached({o},{quote(obj.attached_to)},{stamp}).")
-        if obj.might_bonus is not None:
-            lines.append(f"might_bonus({o},{obj.might_bonus}).")
+        lines += own_facts(obj, o, own)
         for part, effects in text_parts(obj):
             for position, effect in enumerate(effects):
                 listing = listing_term(text_listing(index, part, position))
@@ -72,6 +71,21 @@ def board_facts(board: Board) -> str:
             lines.append(f"effect_source({e},{quote(effect.source)}).")
         lines += effect_facts(effect)
     return "\n".join(lines) + "\n"
+
+
+def own_facts(obj: GameObject, o: str, own: tuple[ObjectField, ...]) -> list[str]:
+    """The facts of the ruleset's own object keys: `fact(O, Value)`, a flag `fact(O, Stamp)`
+    while it holds (its stamp, else the object's `since`)."""
+    lines = []
+    for f in own:
+        value = getattr(obj, f.name)
+        if f.kind.name == "boolean":
+            if value:
+                stamp = getattr(obj, f.stamp) if f.stamp else None
+                lines.append(f"{f.fact}({o},{obj.since if stamp is None else stamp}).")
+        elif value is not None:
+            lines.append(f"{f.fact}({o},{value}).")
+    return lines
 
 
 def effect_facts(effect: Effect) -> list[str]:

@@ -33,7 +33,7 @@ class Keyword:
 LIST_PARAMS: set[str] = set()
 
 
-class _Parameters:
+class Parameters:
     """Parameters read as attributes: one the object does not have reads as None, or as () for
     a list (LIST_PARAMS), so that `op.keywords` of any operation can be iterated."""
 
@@ -48,13 +48,13 @@ class _Parameters:
         return () if key in LIST_PARAMS else None
 
 
-def _given(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+def given_params(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     # Sorted, so that equal objects compare equal whatever order their keys came in.
     return tuple(sorted((k, v) for k, v in params.items() if v is not None))
 
 
 @dataclass(frozen=True, init=False)
-class Operation(_Parameters):
+class Operation(Parameters):
     """What an effect does: an operation's name and its parameters, the keys the operations'
     registry (riftasp/operations/) gives it (`op.amount`)."""
 
@@ -63,7 +63,7 @@ class Operation(_Parameters):
 
     def __init__(self, name: str, **params: Any) -> None:
         object.__setattr__(self, "name", name)
-        object.__setattr__(self, "params", _given(params))
+        object.__setattr__(self, "params", given_params(params))
 
     def with_params(self, **changes: Any) -> Operation:
         """The same operation with some parameters changed."""
@@ -90,7 +90,7 @@ class Target:
 
 
 @dataclass(frozen=True, init=False)
-class Condition(_Parameters):
+class Condition(Parameters):
     """A condition of an effect: its kind (the conditions' registry, riftasp/conditions/), the
     object it reads (`of`: "self", "bearer", "target" or an object id) and its parameter under
     the kind's key (`c.status`, `c.value`)."""
@@ -102,7 +102,7 @@ class Condition(_Parameters):
     def __init__(self, kind: str, of: str = "self", **params: Any) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "of", of)
-        object.__setattr__(self, "params", _given(params))
+        object.__setattr__(self, "params", given_params(params))
 
     def with_of(self, of: str) -> Condition:
         return Condition(self.kind, of, **dict(self.params))
@@ -126,7 +126,7 @@ class Effect:
 
 
 @dataclass(frozen=True, init=False)
-class GameObject(_Parameters):
+class GameObject(Parameters):
     """An object on (or off) the board: what every ruleset's objects have, and in `params` its
     ruleset's own keys (the plugin's OBJECT_FIELDS, riftasp/rulesets/: Riftbound's Might, buff,
     Might Bonus), read as attributes (`obj.might`); one the object does not have reads as None."""
@@ -163,7 +163,7 @@ class GameObject(_Parameters):
             object.__setattr__(self, key, value)
         # False is a flag's absence: stored like None, so equal objects compare equal.
         given = {k: v for k, v in {**dict(params), **own}.items() if v is not False}
-        object.__setattr__(self, "params", _given(given))
+        object.__setattr__(self, "params", given_params(given))
 
     @property
     def on_board(self) -> bool:

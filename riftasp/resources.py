@@ -89,8 +89,10 @@ def manifest(ruleset: str) -> dict[str, Any]:
     return merged
 
 
-def _lineage(ruleset: str) -> list[str]:
-    """The ruleset, then the one it extends, and so on."""
+def lineage(ruleset: str) -> list[str]:
+    """The ruleset, then the one it extends, and so on (an unknown name: itself)."""
+    if ruleset not in _ruleset_folders():
+        return [ruleset]
     chain = [ruleset]
     while (base := _declared(chain[-1]).get("extends")) is not None and base not in chain:
         chain.append(base)
@@ -107,7 +109,7 @@ def _own_files(ruleset: str) -> list[Path]:
     """The `[encoding] own` files of the ruleset and those it extends, the base's first, each
     relative to the folder holding its own ruleset's folder."""
     files: list[Path] = []
-    for name in reversed(_lineage(ruleset)):
+    for name in reversed(lineage(ruleset)):
         root = _ruleset_folders()[name].parent
         files += [root / f for f in _declared(name).get("encoding", {}).get("own", [])]
     return files
@@ -140,7 +142,7 @@ def module_file(ruleset: str, family: str, name: str) -> Path:
     """The encoding of an operation or a kind of condition (`family`: "operations",
     "conditions"): the ruleset's own, else that of the ruleset it extends (and so on), else the
     shared one."""
-    places = [_ruleset_folders()[r] / family for r in _lineage(ruleset)] + [encodings_folder() / family]
+    places = [_ruleset_folders()[r] / family for r in lineage(ruleset)] + [encodings_folder() / family]
     for place in places:
         if (place / f"{name}.lp").is_file():
             return place / f"{name}.lp"
@@ -157,7 +159,7 @@ def procedure(ruleset: str) -> dict[str, Any]:
 
 def card_library(ruleset: str) -> Path:
     """The ruleset's card library, or that of the nearest ruleset it extends that has one."""
-    for name in _lineage(ruleset) if ruleset in _ruleset_folders() else [ruleset]:
+    for name in lineage(ruleset):
         path = library_folder() / "cards" / f"{name}.lp"
         if path.is_file():
             return path

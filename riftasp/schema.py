@@ -23,10 +23,8 @@ from .board_io.fields import (
     GEAR_KEYS,
     KEYWORD_NAME_PATTERN,
     KEYWORD_PATTERN,
-    OBJECT,
     ONGOING_ONLY,
     OPERATION_FIELDS,
-    PRINTED_KEYS,
     REF,
     RESERVED_ID_CHARACTERS,
     RESERVED_PLAYERS,
@@ -36,11 +34,16 @@ from .board_io.fields import (
     WITHOUT_CARD_REQUIRED,
     Kind,
     Part,
+    object_part,
+    printed_keys,
 )
 from .cards import library
+from .conditions import CONDITIONS
 from .limits import VALUE_MAX, VALUE_MIN
 from .model import STATUSES, SYMBOLIC_REFS
-from .resources import rulesets
+from .operations import OPERATIONS
+from .resources import layer_operations, manifest, rulesets
+from .rulesets import object_fields
 
 Schema = dict[str, Any]
 
@@ -48,13 +51,15 @@ Schema = dict[str, Any]
 CONTEXTUAL = ("target", "condition", "ref")
 
 
-def board_schema() -> Schema:
+def board_schema(ruleset: str = "riftbound") -> Schema:
+    """The JSON Schema of a board of `ruleset`: its objects' own keys, operations and kinds of
+    condition are its plugin's and its manifest's."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "riftasp board",
-        "description": "A Riftbound board state; see docs/board-format.md.",
+        "description": f"A {ruleset} board state; see docs/board-format.md.",
         **_part(BOARD),
-        "$defs": _definitions(),
+        "$defs": _definitions(ruleset),
     }
 
 
@@ -84,7 +89,7 @@ def _part(part: Part, context: str = "") -> Schema:
     return schema
 
 
-def _definitions() -> Schema:
+def _definitions(ruleset: str) -> Schema:
     defs: Schema = {
         # Non-empty and NUL-free: what clingo strings can carry.
         "text": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"},
@@ -96,15 +101,15 @@ def _definitions() -> Schema:
         "object_id": {"allOf": [{"$ref": "#/$defs/id"}, {"not": {"enum": list(SYMBOLIC_REFS)}}]},
         "keyword": {"type": "string", "pattern": f"^{KEYWORD_PATTERN}$"},
         "keyword_name": {"type": "string", "pattern": f"^{KEYWORD_NAME_PATTERN}$"},
-        "object": _object(),
-        "operation": _operation(),
+        "object": _object(ruleset),
+        "operation": _operation(ruleset),
         "filter": _part(FILTER),
     }
     for context in CONTEXTS:
         defs[f"{context}_effect"] = _effect(context)
         defs[f"{context}_target"] = _target(context)
         defs[f"{context}_ref"] = _ref(context)
-        defs[f"{context}_condition"] = _condition(context)
+        defs[f"{context}_condition"] = _condition(context, ruleset)
     return defs
 
 
@@ -114,22 +119,26 @@ def _ref(context: str) -> Schema:
     return {"anyOf": [{"enum": symbols}, {"$ref": "#/$defs/object_id"}]}
 
 
-def _object() -> Schema:
-    schema = _part(OBJECT)
+def _object(ruleset: str) -> Schema:
+    schema = _part(object_part(ruleset))
+    own = object_fields(ruleset)
     # not attacking and defending at once
     schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in STATUSES]}
+    # Effect Text acts through an attachment: only gear has it; a ruleset's own key may be
+    # limited to some types too.
+    limited = [(("gear",), GEAR_KEYS)] + [(f.only_types, (f.key,)) for f in own if f.only_types]
     return schema | {
         # A card gives the printed fields; without one, name and type are needed.
         "if": {"required": ["card"]},
-        "then": {"not": {"anyOf": [{"required": [key]} for key in PRINTED_KEYS]}},
+        "then": {"not": {"anyOf": [{"required": [key]} for key in printed_keys(ruleset)]}},
         "else": {"required": list(WITHOUT_CARD_REQUIRED)},
-        "dependentRequired": {"attached_since": ["attached_to"], "buff_since": ["buff"]},
-        # Effect Text and a Might Bonus act through an attachment: only gear has them.
+        # A stamp needs what it stamps (and a flag's, the flag set).
+        "dependentRequired": {"attached_since": ["attached_to"], **{f.stamp: [f.key] for f in own if f.stamp}},
         "allOf": [{
-            "if": {"required": ["type"], "properties": {"type": {"not": {"const": "gear"}}}},
-            "then": {"not": {"anyOf": [{"required": [key]} for key in GEAR_KEYS]}},
-        }],  # fmt: skip
-        "dependentSchemas": {"buff_since": {"properties": {"buff": {"const": True}}}},
+            "if": {"required": ["type"], "properties": {"type": {"not": {"enum": list(types)}}}},
+            "then": {"not": {"anyOf": [{"required": [key]} for key in keys]}},
+        } for types, keys in limited],  # fmt: skip
+        "dependentSchemas": {f.stamp: {"properties": {f.key: {"const": True}}} for f in own if f.stamp},
     }
 
 
@@ -152,12 +161,14 @@ def _effect(context: str) -> Schema:
 
 
 def _mentions_self() -> Schema:
-    """A condition reading `self`: `mighty: self`, `of: self`, or no `of` (its default)."""
+    """A condition reading `self`: `mighty: self` (a kind that names its object itself),
+    `of: self`, or neither (`of` defaults to self)."""
+    own = [kind for kind, spec in CONDITIONS.items() if spec.key is None]
     return {
         "anyOf": [
-            {"properties": {"mighty": {"const": "self"}}, "required": ["mighty"]},
+            *({"properties": {kind: {"const": "self"}}, "required": [kind]} for kind in own),
             {"properties": {"of": {"const": "self"}}, "required": ["of"]},
-            {"not": {"anyOf": [{"required": ["of"]}, {"required": ["mighty"]}]}},
+            {"not": {"anyOf": [{"required": [key]} for key in ("of", *own)]}},
         ]
     }
 
@@ -176,9 +187,12 @@ def _one_key(key: str, value: Schema, **more: Schema) -> Schema:
     return {"type": "object", "additionalProperties": False, "required": [key], "properties": {key: value, **more}}
 
 
-def _operation() -> Schema:
+def _operation(ruleset: str) -> Schema:
     variants = []
+    named = set(layer_operations(ruleset))
     for name, keys in OPERATION_FIELDS.items():
+        if OPERATIONS[name].functor not in named:
+            continue
         properties: Schema = {"op": {"const": name}} | {key: _value(kind) for key, kind in keys.items()}
         variants.append(
             {"type": "object", "additionalProperties": False, "required": ["op", *keys], "properties": properties}
@@ -186,11 +200,14 @@ def _operation() -> Schema:
     return {"oneOf": variants}
 
 
-def _condition(context: str) -> Schema:
+def _condition(context: str, ruleset: str) -> Schema:
     variants = []
+    listed = manifest(ruleset)["encoding"].get("conditions", [])
     for kind, parameter in CONDITION_PARAMETERS.items():
-        # `mighty` names its object itself; every other kind may name it in `of`.
-        more = {} if kind == "mighty" else {"of": _value(REF, context)}
+        if kind not in listed:
+            continue
+        # A kind without a parameter (`mighty`) names its object itself; the others may in `of`.
+        more = {} if CONDITIONS[kind].key is None else {"of": _value(REF, context)}
         variants.append(_one_key(kind, _value(parameter, context), **more))
     return {"oneOf": variants}
 

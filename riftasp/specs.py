@@ -141,3 +141,30 @@ class ConditionSpec:
     @property
     def names_object(self) -> bool:
         return self.parameter is None
+
+
+@dataclass(frozen=True)
+class ObjectField:
+    """A key a ruleset's objects have besides those every ruleset's have (riftasp/board_io/
+    fields.py): its kind, the model attribute holding it (`attribute`, default the key), and the
+    fact that states it, `fact(Object, Value)`.
+
+    A flag (a boolean) is stated by `fact(Object, Stamp)` while it holds: `stamp` names the key
+    giving its timestamp (default: the object's `since`). `printed`: a card gives it, so a card
+    object may not (the card library states it as `card_<key>(Card, Value)`, and `shown` is how
+    `riftasp cards` says it, "Might {}"); `only_types`: the card types that may have it (empty:
+    any). `label` is what messages call the fact's value ("Might", "the buff timestamp")."""
+
+    key: str
+    kind: Kind
+    fact: str
+    label: str
+    attribute: str = ""
+    printed: bool = False
+    shown: str = ""
+    stamp: str = ""
+    only_types: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.attribute or self.key

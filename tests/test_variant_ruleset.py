@@ -94,3 +94,12 @@ def test_the_invariant_checker_says_it_knows_riftbound_only():
     assert out.returncode == 2
     assert out.stderr.endswith("ruleset: the checker knows the riftbound ruleset only, not halving\n")
     assert out.stderr.count("\n") == 1
+
+
+def test_the_schema_of_a_variant_has_its_operation_and_riftbound_s_object_keys():
+    schema = json.loads(riftasp("schema", "--ruleset", "halving").stdout)
+    ops = [v["properties"]["op"]["const"] for v in schema["$defs"]["operation"]["oneOf"]]
+    assert "halve" in ops and "set_might" in ops
+    assert {"might", "buff", "buff_since", "might_bonus"} <= set(schema["$defs"]["object"]["properties"])
+    riftbound = json.loads(riftasp("schema").stdout)
+    assert "halve" not in [v["properties"]["op"]["const"] for v in riftbound["$defs"]["operation"]["oneOf"]]

@@ -24,12 +24,12 @@ def with_card(obj: GameObject, card: CardDef) -> GameObject:
         card=card.name,
         name=card.name,
         card_type=card.card_type,
-        might=card.might,
         tags=card.tags,
         keywords=card.keywords,
-        might_bonus=card.might_bonus,
         rules_text=card.instantiate(obj.id, "rules"),
         effect_text=card.instantiate(obj.id, "effect"),
+        # The ruleset's own printed keys come from the card, the others stay the object's.
+        params=tuple(sorted({**dict(obj.params), **dict(card.params)}.items())),
     )
 
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
+from ..conditions import CONDITIONS
 from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for its readers)
     AMOUNT, BOOLEAN, ID, INTEGER, KEYWORD, KEYWORD_NAME, OBJECT_ID, PLAYER, PLAYER_OR_YOU, REF, TEXT,
     Kind, array, one_of,
 )
 from ..limits import VALUE_MAX
-from ..conditions import CONDITIONS
 from ..model import CARD_TYPES, STATUSES, ZONES
 from ..operations import OPERATIONS
+from ..rulesets import object_fields
 
 CONDITION_TIMINGS = ("settled", "immediate")
 RELATIONS = ("friendly", "enemy")
@@ -61,37 +63,52 @@ BOARD = Part(
     required=("players", "objects"),
 )
 SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing")}, what="setting")
-OBJECT = Part(
-    {
-        "id": OBJECT_ID,
-        "card": Kind("card"),
-        "name": TEXT,
-        "type": one_of(CARD_TYPES, "type"),
-        "owner": TEXT,
-        "controller": TEXT,
-        "zone": one_of(ZONES, "zone"),
-        "location": TEXT,
-        "might": INTEGER,
-        "tags": array(TEXT, unique=True),
-        "keywords": array(KEYWORD, unique=True),
-        "status": array(STATUS, unique=True),
-        "since": INTEGER,
-        "buff": BOOLEAN,
-        "buff_since": INTEGER,
-        "attached_to": OBJECT_ID,
-        "attached_since": INTEGER,
-        "might_bonus": INTEGER,
-        "rules_text": array(Kind("rules_effect")),
-        "effect_text": array(Kind("effect_effect")),
-    },
-    required=("id", "owner", "zone"),
-)
+# The keys every ruleset's objects have; a ruleset's own (its plugin's OBJECT_FIELDS,
+# riftasp/rulesets/) follow them: object_part().
+_OBJECT_FIELDS: dict[str, Kind] = {
+    "id": OBJECT_ID,
+    "card": Kind("card"),
+    "name": TEXT,
+    "type": one_of(CARD_TYPES, "type"),
+    "owner": TEXT,
+    "controller": TEXT,
+    "zone": one_of(ZONES, "zone"),
+    "location": TEXT,
+    "tags": array(TEXT, unique=True),
+    "keywords": array(KEYWORD, unique=True),
+    "status": array(STATUS, unique=True),
+    "since": INTEGER,
+    "attached_to": OBJECT_ID,
+    "attached_since": INTEGER,
+    "rules_text": array(Kind("rules_effect")),
+    "effect_text": array(Kind("effect_effect")),
+}
+
+
+@cache
+def object_part(ruleset: str) -> Part:
+    """An object of the ruleset: every ruleset's keys, then its own (a flag's stamp after it)."""
+    own: dict[str, Kind] = {}
+    for f in object_fields(ruleset):
+        own[f.key] = f.kind
+        if f.stamp:
+            own[f.stamp] = INTEGER
+    return Part({**_OBJECT_FIELDS, **own}, required=("id", "owner", "zone"))
+
+
 # The keys a `card` fills; a card object may not give them itself, any other object needs
 # name and type.
-PRINTED_KEYS = ("name", "type", "might", "tags", "keywords", "might_bonus", "rules_text", "effect_text")
+_PRINTED_KEYS = ("name", "type", "tags", "keywords", "rules_text", "effect_text")
+
+
+def printed_keys(ruleset: str) -> tuple[str, ...]:
+    return _PRINTED_KEYS + tuple(f.key for f in object_fields(ruleset) if f.printed)
+
+
 WITHOUT_CARD_REQUIRED = ("name", "type")
-# Effect Text and a Might Bonus act through an attachment: only gear has them.
-GEAR_KEYS = ("effect_text", "might_bonus")
+# Effect Text acts through an attachment: only gear has it (and a ruleset's own keys limited to
+# some types, ObjectField.only_types).
+GEAR_KEYS = ("effect_text",)
 TEXT_KEYS = {"rules": "rules_text", "effect": "effect_text"}
 
 # An effect stands in rules text, in Effect Text, or among the board's ongoing effects: the

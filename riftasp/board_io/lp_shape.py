@@ -32,6 +32,8 @@ from ..model import (
 from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
 from ..resources import rulesets
+from ..rulesets import PLUGINS, object_fields
+from ..specs import ObjectField
 from ..terms import decode_condition, decode_ops, decode_target, quote
 from .card_lookup import recognise_card
 from .errors import Invalid, joined, shown
@@ -42,19 +44,22 @@ from .lp_parsing import Term
 _VOCABULARY = {
     "ruleset": 1, "setting": 2, "player": 1, "active_player": 1,
     "object": 1, "object_index": 2, "name": 2, "printed_type": 2, "owner": 2,
-    "printed_controller": 2, "zone": 2, "location": 2, "printed_might": 2, "printed_tag": 2,
-    "printed_keyword": 3, "status": 2, "since": 2, "buff": 2, "attached": 3, "might_bonus": 2,
+    "printed_controller": 2, "zone": 2, "location": 2, "printed_tag": 2,
+    "printed_keyword": 3, "status": 2, "since": 2, "attached": 3,
     "text": 4, "ongoing": 2, "effect_controller": 2, "effect_source": 2, "effect_timestamp": 2,
     "effect_op": 2, "effect_target": 2, "effect_target_id": 2, "effect_filter": 2,
     "effect_condition": 2,
 }  # fmt: skip
+# Each ruleset's own object keys are facts `fact(O, Value)` (its plugin's OBJECT_FIELDS): every
+# ruleset's are in the vocabulary, and a board may state those of its own ruleset.
+_OWN_FACTS = {f.fact: f for plugin in PLUGINS.values() for f in getattr(plugin, "OBJECT_FIELDS", ())}
+_VOCABULARY |= {fact: 2 for fact in _OWN_FACTS}
 _OBJECT_FACTS = (
     "object_index", "name", "printed_type", "owner", "printed_controller", "zone", "since",
-    "location", "printed_might", "buff", "attached", "might_bonus", "printed_tag",
-    "printed_keyword", "status", "text",
+    "location", "attached", "printed_tag", "printed_keyword", "status", "text",
 )  # fmt: skip
 _REQUIRED_OBJECT_FACTS = ("object_index", "name", "printed_type", "owner", "printed_controller", "zone", "since")
-_SINGLE_OBJECT_FACTS = _REQUIRED_OBJECT_FACTS + ("location", "printed_might", "buff", "attached", "might_bonus")
+_SINGLE_OBJECT_FACTS = _REQUIRED_OBJECT_FACTS + ("location", "attached")
 _EFFECT_FACTS = (
     "effect_controller", "effect_source", "effect_timestamp", "effect_op", "effect_target",
     "effect_target_id", "effect_filter", "effect_condition",
@@ -315,12 +320,17 @@ def _fact_objects(
     facts: dict[str, list[clingo.Symbol]], effects: dict[str, Effect], ruleset: str
 ) -> tuple[GameObject, ...]:
     declared = [_arg(s, 0, "str", "an object id") for s in facts["object"]]
+    fields = object_fields(ruleset)
+    own_facts = tuple(f.fact for f in fields)
+    for fact in _OWN_FACTS:
+        if fact not in own_facts and facts[fact]:
+            raise Invalid(str(facts[fact][0]), f"not a fact of the {ruleset} ruleset")
     per_object = _grouped(
-        facts, _OBJECT_FACTS, declared, "the object id",
+        facts, _OBJECT_FACTS + own_facts, declared, "the object id",
         lambda o: f"unknown object {shown(o)} (no object({quote(o)}) fact)",
     )  # fmt: skip
     for object_id, own in per_object.items():
-        for pred in _SINGLE_OBJECT_FACTS:
+        for pred in _SINGLE_OBJECT_FACTS + own_facts:
             if len(own[pred]) > 1:
                 _single(own[pred], f"{pred} fact for object {shown(object_id)}")
         for pred in _REQUIRED_OBJECT_FACTS:
@@ -328,7 +338,7 @@ def _fact_objects(
                 raise Invalid(f"object({quote(object_id)})", f"missing fact {pred}/{_VOCABULARY[pred]}")
     cards = library(ruleset)
     return tuple(
-        recognise_card(_fact_object(object_id, per_object[object_id], index, effects), cards)
+        recognise_card(_fact_object(object_id, per_object[object_id], index, effects, fields), cards)
         for index, object_id in enumerate(_object_order(per_object))
     )
 
@@ -346,14 +356,25 @@ def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list
 
 
 def _fact_object(
-    object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect]
+    object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect],
+    fields: tuple[ObjectField, ...],
 ) -> GameObject:
     def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
         return _arg(own[pred][0], position, kind, what) if own[pred] else None
 
     since = value("since", "int", "since")
-    buff_since = value("buff", "int", "the buff timestamp")
     attached_since = value("attached", "int", "the attachment timestamp", position=2)
+    # The ruleset's own keys; a flag's fact gives its stamp, stored as None when it is `since`
+    # (the same canonical spelling as the JSON reader).
+    params: dict[str, Any] = {}
+    for f in fields:
+        if f.kind.name == "boolean":
+            params[f.name] = bool(own[f.fact])
+            stamp = value(f.fact, "int", f.label)
+            if f.stamp:
+                params[f.stamp] = None if stamp == since else stamp
+        else:
+            params[f.name] = value(f.fact, "int", f.label)
     return GameObject(
         id=object_id,
         name=value("name", "str", "the name"),
@@ -362,7 +383,6 @@ def _fact_object(
         controller=value("printed_controller", "str", "the controller"),
         zone=value("zone", ZONES, "the zone"),
         since=since,
-        might=value("printed_might", "int", "Might"),
         tags=tuple(_arg(s, 1, "str", "a tag") for s in own["printed_tag"]),
         keywords=tuple(_fact_keyword(s) for s in own["printed_keyword"]),
         status=tuple(_arg(s, 1, STATUSES, "the status") for s in own["status"]),
@@ -370,10 +390,8 @@ def _fact_object(
         attached_to=value("attached", "str", "the bearer"),
         # The same canonical spelling as the JSON reader: a default stamp is None.
         attached_since=None if attached_since == since else attached_since,
-        buffed=bool(own["buff"]),
-        buff_since=None if buff_since == since else buff_since,
-        might_bonus=value("might_bonus", "int", "the Might Bonus"),
         **_fact_texts(own["text"], index, effects),
+        **params,
     )
 
 

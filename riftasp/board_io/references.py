@@ -14,6 +14,8 @@ from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keywo
 from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
 from ..resources import layer_operations, manifest
+from ..rulesets import object_fields
+from ..specs import ObjectField
 from ..ruleset_data import KeywordRules, keyword_rules
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
@@ -66,6 +68,7 @@ class _Names:
     # The operations (as the encoding's terms name them) and kinds of condition of the ruleset.
     operations: frozenset[str] = frozenset()
     conditions: frozenset[str] = frozenset()
+    own: tuple[ObjectField, ...] = ()  # the ruleset's own object keys
 
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
         if allow_you and player == "you":
@@ -88,7 +91,8 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     objects = _check_object_ids(board, paths)
     names = _Names(board.players, objects, frozenset(board.players), board.ruleset,
                    frozenset(layer_operations(board.ruleset)),
-                   frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())))  # fmt: skip
+                   frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())),
+                   object_fields(board.ruleset))  # fmt: skip
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
     rules = keyword_rules(board.ruleset)
@@ -146,9 +150,10 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
     _check_unique(obj.status, key_path(path, "status"), "status")
     if set(STATUSES) <= set(obj.status):
         raise Invalid(key_path(path, "status"), f"{shown(obj.id)} cannot be attacking and defending at once")
-    if obj.buff_since is not None and not obj.buffed:
-        raise Invalid(key_path(path, "buff_since"), "given without \"buff\": true")
-    _check_gear_fields(obj, path)
+    for f in names.own:
+        if f.stamp and getattr(obj, f.stamp) is not None and not getattr(obj, f.name):
+            raise Invalid(key_path(path, f.stamp), f'given without "{f.key}": true')
+    _check_gear_fields(obj, path, names.own)
     if obj.attached_since is not None and obj.attached_to is None:
         raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
     if obj.attached_to is not None:
@@ -156,13 +161,14 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
         _check_attachment(obj, names.object(obj.attached_to, where), where)
 
 
-def _check_gear_fields(obj: GameObject, path: str) -> None:
-    """Effect Text and a Might Bonus act through an attachment: only gear has them."""
-    if obj.card_type == "gear":
-        return
-    for key in GEAR_KEYS:
-        if getattr(obj, key) not in (None, ()):  # the model's attributes are named as the keys
-            raise Invalid(key_path(path, key), f"only gear has {key}; {shown(obj.id)} is a {obj.card_type}")
+def _check_gear_fields(obj: GameObject, path: str, own: tuple[ObjectField, ...]) -> None:
+    """Effect Text acts through an attachment: only gear has it; a ruleset's own key may be
+    limited to some types too (Riftbound's Might Bonus: gear)."""
+    limited = [(("gear",), key, key) for key in GEAR_KEYS] + [(f.only_types, f.key, f.name) for f in own if f.only_types]
+    for types, key, attribute in limited:
+        if obj.card_type not in types and getattr(obj, attribute) not in (None, ()):
+            only = " or ".join(types)
+            raise Invalid(key_path(path, key), f"only {only} has {key}; {shown(obj.id)} is a {obj.card_type}")
 
 
 def _check_attachment(obj: GameObject, bearer: GameObject, where: str) -> None:

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Collection, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from ..cards import CardDef, library
-from ..limits import VALUE_MAX, VALUE_MIN
 from ..conditions import CONDITIONS
+from ..limits import VALUE_MAX, VALUE_MIN
 from ..model import Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
 from ..resources import rulesets
+from ..rulesets import object_fields
 from .card_lookup import find_card, with_card
 from .errors import Invalid, item_path, joined, key_path, shown
 from .fields import (
@@ -31,11 +32,9 @@ from .fields import (
     KEYWORD_NAME,
     KEYWORD_NAME_RE,
     KEYWORD_RE,
-    OBJECT,
     OBJECTS,
     ONGOING_ONLY,
     OPERATION_FIELDS,
-    PRINTED_KEYS,
     REF,
     SETTINGS,
     TARGET,
@@ -43,6 +42,8 @@ from .fields import (
     WITHOUT_CARD_REQUIRED,
     Kind,
     Part,
+    object_part,
+    printed_keys,
 )
 from .parsing import LongNumber
 
@@ -218,12 +219,13 @@ def _read_settings(value: Any, path: str) -> Settings:
 
 
 def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef]) -> GameObject:
-    data = _part(value, path, OBJECT)
-    field = _field_reader(_OBJECT_READERS, data, path)
+    part = object_part(ruleset)
+    data = _part(value, path, part)
+    field = _field_reader(_object_readers(ruleset), data, path)
     card_name = field("card")
     card = None if card_name is None else find_card(card_name, key_path(path, "card"), ruleset, cards)
     if card is not None:
-        for key in PRINTED_KEYS:
+        for key in printed_keys(ruleset):
             if key in data:
                 message = f"printed by card {shown(card.name)}; a card object does not give it"
                 raise Invalid(key_path(path, key), message)
@@ -235,14 +237,22 @@ def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef])
     object_id = field("id")
     owner = field("owner")
     since = field("since", 0)
-    buffed = field("buff", False)
-    buff_since = field("buff_since")
-    if buff_since is not None and not buffed:
-        raise Invalid(key_path(path, "buff_since"), "given without \"buff\": true")
     attached_to = field("attached_to")
     attached_since = field("attached_since")
     if attached_since is not None and attached_to is None:
         raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
+    own: dict[str, Any] = {}
+    for f in object_fields(ruleset):
+        if card is not None and f.printed:
+            continue
+        own[f.name] = field(f.key, False if f.kind.name == "boolean" else None)
+        if f.stamp:
+            stamp = field(f.stamp)
+            if stamp is not None and not own[f.name]:
+                raise Invalid(key_path(path, f.stamp), f'given without "{f.key}": true')
+            # A stamp equal to its default is stored as the default (None), the one spelling
+            # `board_facts` can give back: `riftasp facts` then round-trips exactly.
+            own[f.stamp] = None if stamp == since else stamp
     state = dict(
         id=object_id,
         owner=owner,
@@ -252,11 +262,8 @@ def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef])
         status=field("status", ()),
         location=field("location"),
         attached_to=attached_to,
-        # A stamp equal to its default is stored as the default (None), the one spelling
-        # `board_facts` can give back: `riftasp facts` then round-trips exactly.
         attached_since=None if attached_since == since else attached_since,
-        buffed=buffed,
-        buff_since=None if buff_since == since else buff_since,
+        **own,
     )
     if card is not None:
         return with_card(GameObject(name="", card_type="", **state), card)
@@ -264,10 +271,8 @@ def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef])
         **state,
         name=field("name"),
         card_type=field("type"),
-        might=field("might"),
         tags=field("tags", ()),
         keywords=field("keywords", ()),
-        might_bonus=field("might_bonus"),
         rules_text=field("rules_text", ()),
         effect_text=field("effect_text", ()),
     )
@@ -408,8 +413,13 @@ def _readers(part: Part) -> dict[str, Read]:
 
 
 _BOARD_READERS = _readers(BOARD)
+
+
+@cache
+def _object_readers(ruleset: str) -> dict[str, Read]:
+    return _readers(object_part(ruleset))
+
 _SETTINGS_READERS = _readers(SETTINGS)
-_OBJECT_READERS = _readers(OBJECT)
 _EFFECT_READERS = _readers(EFFECT)
 _TARGET_READERS = _readers(TARGET)
 _FILTER_READERS = _readers(FILTER)

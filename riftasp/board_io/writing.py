@@ -8,6 +8,8 @@ from typing import Any
 from ..conditions import CONDITIONS
 from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
 from ..operations import OPERATIONS
+from ..rulesets import object_fields
+from ..specs import ObjectField
 from .fields import DEFAULT_TARGET
 
 
@@ -19,13 +21,13 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     data["players"] = list(board.players)
     if board.active_player is not None:
         data["active_player"] = board.active_player
-    data["objects"] = [_object_to_dict(obj) for obj in board.objects]
+    data["objects"] = [_object_to_dict(obj, object_fields(board.ruleset)) for obj in board.objects]
     if board.effects:
         data["effects"] = [_effect_to_dict(e, "ongoing") for e in board.effects]
     return data
 
 
-def _object_to_dict(obj: GameObject) -> dict[str, Any]:
+def _object_to_dict(obj: GameObject, own: tuple[ObjectField, ...]) -> dict[str, Any]:
     data: dict[str, Any] = {"id": obj.id}
     if obj.card is not None:
         data["card"] = obj.card
@@ -36,17 +38,19 @@ def _object_to_dict(obj: GameObject) -> dict[str, Any]:
         "location": obj.location,
         "status": list(obj.status) or None,
         "since": obj.since or None,
-        "buff": obj.buffed or None,
-        "buff_since": obj.buff_since,
         "attached_to": obj.attached_to,
         "attached_since": obj.attached_since,
     }
+    # The ruleset's own keys (a flag only while it holds, with its stamp); a card prints some.
+    for f in own:
+        if not (f.printed and obj.card is not None):
+            optional[f.key] = getattr(obj, f.name) or None if f.kind.name == "boolean" else getattr(obj, f.name)
+            if f.stamp:
+                optional[f.stamp] = getattr(obj, f.stamp)
     if obj.card is None:
         optional |= {
-            "might": obj.might,
             "tags": list(obj.tags) or None,
             "keywords": [str(k) for k in obj.keywords] or None,
-            "might_bonus": obj.might_bonus,
             "rules_text": [_effect_to_dict(e, "rules") for e in obj.rules_text] or None,
             "effect_text": [_effect_to_dict(e, "effect") for e in obj.effect_text] or None,
         }

@@ -2,8 +2,11 @@
 
 A plugin is a module with any of: `OPERATIONS` and `CONDITIONS`, the operations and kinds of
 condition only it has (riftasp/specs.py; the registries riftasp/operations/ and
-riftasp/conditions/ gather them), and `reference_ruleset()`, its ruleset for the reference
-engine (riftasp/reference/registry.py). Its encoding, layer table and data are its folder
+riftasp/conditions/ gather them), `OBJECT_FIELDS`, the keys its objects have besides the ones
+every ruleset's objects have (the board format, riftasp/board_io/fields.py), and
+`reference_ruleset()`, its ruleset for the reference engine (riftasp/reference/registry.py). A
+ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from
+the base's. Its encoding, layer table and data are its folder
 (riftasp/resources.py). The built-in rulesets' plugins are modules here; a ruleset folder outside
 the package brings its own as `plugin.py` beside its manifest, loaded from the folders
 RIFTASP_RULESETS names when riftasp's registries are first imported (a ruleset is code the user
@@ -14,8 +17,10 @@ from __future__ import annotations
 
 import importlib.util
 from types import ModuleType
+from typing import Any
 
-from ..resources import rulesets, ruleset_folder
+from ..resources import lineage, rulesets, ruleset_folder
+from ..specs import ObjectField
 from . import riftbound
 
 PLUGIN_FILE = "plugin.py"
@@ -37,3 +42,16 @@ def _folder_plugins() -> dict[str, ModuleType]:
 
 
 PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, **_folder_plugins()}
+
+
+def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
+    """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
+    for name in lineage(ruleset):
+        if name in PLUGINS and hasattr(PLUGINS[name], attribute):
+            return getattr(PLUGINS[name], attribute)
+    return default
+
+
+def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
+    """The ruleset's own object keys (its plugin's OBJECT_FIELDS)."""
+    return tuple(plugin_value(ruleset, "OBJECT_FIELDS", ()))

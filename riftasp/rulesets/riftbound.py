@@ -1,11 +1,20 @@
-"""Riftbound's plugin: its own operation (setting Might; the encoding is
-encodings/riftbound/operations/set_might.lp) and its own conditions, on Might
-(encodings/riftbound/conditions/)."""
+"""Riftbound's plugin: its objects' own keys (Might, the buff counter, a gear's Might Bonus), its
+own operation (setting Might; the encoding is encodings/riftbound/operations/set_might.lp) and
+its own conditions, on Might (encodings/riftbound/conditions/)."""
 
 from __future__ import annotations
 
-from ..kinds import INTEGER
-from ..specs import ConditionSpec, Does, OperationSpec, Param
+from ..kinds import BOOLEAN, INTEGER
+from ..specs import ConditionSpec, Does, ObjectField, OperationSpec, Param
+
+# Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
+# `since`); a gear's Might Bonus, added to the unit it is attached to.
+OBJECT_FIELDS: tuple[ObjectField, ...] = (
+    ObjectField("might", INTEGER, "printed_might", "Might", printed=True, shown="Might {}"),
+    ObjectField("buff", BOOLEAN, "buff", "the buff timestamp", attribute="buffed", stamp="buff_since"),
+    ObjectField("might_bonus", INTEGER, "might_bonus", "the Might Bonus", printed=True, shown="Might Bonus +{}",
+                only_types=("gear",)),
+)
 
 OPERATIONS: tuple[OperationSpec, ...] = (
     OperationSpec("set_might", (Param("value", INTEGER, draw=(2, 7)),), Does("set", "might", "value", reach="starts"),
