@@ -394,9 +394,16 @@ def fuzz(
         None, "--profile", help="A profile file (TOML or JSON): without, max_objects, max_effects"),
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
+    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset of the generated boards"),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct disagreement shrunk and written to --out."""
     from .profile import Profile, ProfileError, load_profile, parse_without
+    from .resources import rulesets
+    from .rulesets import plugin_value
+
+    if plugin_value(ruleset, "board_strategy", None) is None:
+        known = [r for r in rulesets() if plugin_value(r, "board_strategy", None) is not None]
+        fail(f"--ruleset: no board generators for {ruleset!r}; rulesets with them: {', '.join(known)}")
 
     try:
         profile = load_profile(profile_file) if profile_file else Profile()
@@ -419,7 +426,7 @@ def fuzz(
         with make_progress("fuzz", count, as_json) as progress:
             report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
                               checker=None if no_check else invariant_check,
-                              profile=profile, progress=progress)  # fmt: skip
+                              profile=profile, progress=progress, ruleset=ruleset)  # fmt: skip
     finally:
         other.close()
     try:

@@ -1,7 +1,7 @@
 """`riftasp fuzz`: differential fuzzing of riftasp's ASP resolver against another engine.
 
-Hypothesis draws boards from `riftasp.strategies.boards()` (within a `Profile`: what the engine
-supports) and runs a property that fails when the two engines disagree — or when an optional
+Hypothesis draws boards from the ruleset plugin's generators (Riftbound's:
+`riftasp.strategies.boards()`, within a `Profile`: what the engine supports) and runs a property that fails when the two engines disagree — or when an optional
 rules `checker` finds an invariant broken in either answer, a third voice reported like a
 disagreement. A board the engine answers `unsupported` is skipped and counted by reason.
 
@@ -45,7 +45,7 @@ from .progress import Progress
 from .reduce import reduce_board
 from .result import Resolution
 from .signature import Signature, board_ops, kinds, knock_out, signature, size
-from .strategies import boards
+from .rulesets import plugin_value
 
 Found = list[Disagreement | Violation]
 
@@ -161,12 +161,14 @@ def fuzz(
     checker: Checker | None = None,
     progress: Progress | None = None,
     knockout_depth: int = 3,
+    ruleset: str = "riftbound",
 ) -> FuzzReport:
     """Compare riftasp with `engine` on `count` generated boards; one finding per signature.
 
     `checker(board, result_json)` (optional) returns the invariant violations of one engine's
     answer (items or mappings with object, invariant, expected, found); it runs on both answers
     and its violations count as findings. Stops early after `max_found` distinct signatures.
+    Boards are the `ruleset`'s, from its plugin's generators (`board_strategy`).
     Hypothesis shrinks each new failure for at most `shrink_budget` engine runs, then
     `riftasp.reduce` finishes the job.
     """
@@ -175,7 +177,11 @@ def fuzz(
 
         riftasp = Prefetching()
     profile = profile or Profile()
-    strategy = boards(profile=profile) if strategy is None else strategy
+    if strategy is None:
+        generate = plugin_value(ruleset, "board_strategy", None)
+        if generate is None:
+            raise ValueError(f"the {ruleset} ruleset has no board generators to fuzz with")
+        strategy = generate(profile, ruleset)
     report = FuzzReport(engine.name, seed, count, profile)
     harness = _Harness(engine, riftasp, checker, report, progress or Progress(), on_found, knockout_depth)
     start = time.monotonic()

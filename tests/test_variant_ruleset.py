@@ -103,3 +103,17 @@ def test_the_schema_of_a_variant_has_its_operation_and_riftbound_s_object_keys()
     assert {"might", "buff", "buff_since", "might_bonus"} <= set(schema["$defs"]["object"]["properties"])
     riftbound = json.loads(riftasp("schema").stdout)
     assert "halve" not in [v["properties"]["op"]["const"] for v in riftbound["$defs"]["operation"]["oneOf"]]
+
+
+def test_the_variant_fuzzes_with_riftbound_s_boards_and_both_engines_agree(tmp_path):
+    # Riftbound's generators, labelled with the variant's name; the reference engine as the
+    # other engine (its own process, with the same plugins). The invariant checker knows
+    # Riftbound only, so --no-check.
+    engine = f"{sys.executable} -m riftasp.reference"
+    out = riftasp("fuzz", "--ruleset", "halving", "--engine", engine, "--no-check", "--count", 15, "--seed", 0,
+                  "--out", tmp_path / "found", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout)
+    assert report["generated"] == 15 and report["disagreements_found"] == 0
+    refused = riftasp("fuzz", "--ruleset", "nope", "--out", tmp_path / "x")
+    assert refused.returncode == 2 and "no board generators for 'nope'" in refused.stderr

@@ -1,8 +1,11 @@
 """Riftbound's plugin: its objects' own keys (Might, the buff counter, a gear's Might Bonus), its
-own operation (setting Might; the encoding is encodings/riftbound/operations/set_might.lp) and
-its own conditions, on Might (encodings/riftbound/conditions/)."""
+own operation (setting Might; the encoding is encodings/riftbound/operations/set_might.lp), its
+own conditions, on Might (encodings/riftbound/conditions/), and its board generators for
+fuzzing (riftasp/strategies.py)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..kinds import BOOLEAN, INTEGER
 from ..specs import ConditionSpec, Does, ObjectField, OperationSpec, Param
@@ -26,3 +29,12 @@ CONDITIONS: tuple[ConditionSpec, ...] = (
     ConditionSpec("mighty", None, None, "{who} Mighty", weight=2),
     ConditionSpec("might_at_least", INTEGER, "value", "{has} at least {parameter} Might", draw=(2, 7)),
 )
+
+
+def board_strategy(profile: Any, ruleset: str) -> Any:
+    """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled `ruleset`: a
+    variant that extends Riftbound is fuzzed with Riftbound's boards."""
+    # Imported here: hypothesis is only needed to fuzz.
+    from ..strategies import boards
+
+    return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset})
