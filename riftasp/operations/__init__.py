@@ -5,24 +5,14 @@ riftasp/rulesets/). Adding an operation is one entry here or in a plugin, and on
 from __future__ import annotations
 
 from ..model import LIST_PARAMS
-from ..rulesets import PLUGINS
-from .shared import SHARED
+from ..rulesets import gathered
 from ..specs import Does, OperationSpec, Param
+from .shared import SHARED
 
 __all__ = ["OPERATIONS", "Does", "OperationSpec", "Param", "by_functor"]
 
-
-def _registry() -> dict[str, OperationSpec]:
-    specs: dict[str, OperationSpec] = {}
-    for spec in (*SHARED, *(s for plugin in PLUGINS.values() for s in getattr(plugin, "OPERATIONS", ()))):
-        if spec.name in specs and specs[spec.name] != spec:
-            raise ValueError(f"two operations are called {spec.name!r}")
-        specs[spec.name] = spec
-    return specs
-
-
 # The board's operation name -> its description, in the order the format lists them.
-OPERATIONS: dict[str, OperationSpec] = _registry()
+OPERATIONS: dict[str, OperationSpec] = gathered(SHARED, "OPERATIONS", lambda spec: spec.name)
 LIST_PARAMS.update(p.key for spec in OPERATIONS.values() for p in spec.params if p.kind.name == "array")
 
 

@@ -16,14 +16,16 @@ installs, unlike a board, which is only ever read as data).
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..resources import lineage, rulesets, ruleset_folder
 from ..specs import ObjectField
 from . import riftbound
 
 PLUGIN_FILE = "plugin.py"
+T = TypeVar("T")
 
 
 def _folder_plugins() -> dict[str, ModuleType]:
@@ -42,6 +44,18 @@ def _folder_plugins() -> dict[str, ModuleType]:
 
 
 PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, **_folder_plugins()}
+
+
+def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
+    """A registry: the shared entries, then every plugin's `attribute`, by name; one name may not
+    be given two meanings."""
+    entries: dict[str, T] = {}
+    for entry in (*shared, *(e for plugin in PLUGINS.values() for e in getattr(plugin, attribute, ()))):
+        name = name_of(entry)
+        if name in entries and entries[name] != entry:
+            raise ValueError(f"two {attribute.lower()} are called {name!r}")
+        entries[name] = entry
+    return entries
 
 
 def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
