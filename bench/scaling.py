@@ -4,13 +4,18 @@ Each size runs in a fresh process (so peak RSS belongs to that size alone), for 
 resolver and the reference engine on the same board. Figures are reported as ratios against
 the smallest size measured in the same run, and reference/ASP speed as a ratio too.
 
-    python bench/scaling.py [--sizes 10,100,1000] [--repeat 3]
+    python bench/scaling.py [--sizes 10,100,1000] [--repeat 3] [--max-exponent 1.2] [--json]
+
+Between consecutive sizes it prints the growth exponent of the ASP resolver's time,
+log(t2 / t1) / log(n2 / n1) (1.0: linear); between sizes of 1,000 objects and more, where fixed
+costs no longer hide a grounding trap, an exponent above --max-exponent makes it exit 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import subprocess
 import sys
@@ -54,6 +59,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engines", default="asp,reference")
+    parser.add_argument("--max-exponent", type=float, default=1.2)
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -69,6 +76,17 @@ def main() -> None:
             rows.append(json.loads(proc.stdout))
     asp = [r for r in rows if r["engine"] == "asp"]
     ref = {r["size"]: r for r in rows if r["engine"] == "reference"}
+    exponents = [
+        {"from": a["size"], "to": b["size"],
+         "exponent": math.log(b["seconds"] / a["seconds"]) / math.log(b["size"] / a["size"])}
+        for a, b in zip(asp, asp[1:])
+    ]  # fmt: skip
+    checked = [e for e in exponents if e["from"] >= 1000]
+    too_steep = [e for e in checked if e["exponent"] > args.max_exponent]
+    if args.json:
+        print(json.dumps({"rows": rows, "exponents": exponents, "max_exponent": args.max_exponent,
+                          "too_steep": too_steep}, indent=2))  # fmt: skip
+        sys.exit(1 if too_steep else 0)
     base = asp[0]
     print(f"{'objects':>8} {'asp s':>8} {'x base':>7} {'per obj':>8} {'atoms':>9} {'steps':>6} "
           f"{'rss MB':>7} {'ref s':>8} {'asp/ref':>8}")
@@ -82,6 +100,12 @@ def main() -> None:
               f"{(r['seconds'] / rr['seconds'] if rr else float('nan')):>8.1f}")
     print("x base: time / time of the smallest board; per obj: time per object relative to the "
           "smallest board (1.0 = linear); asp/ref: ASP time / reference engine time.")
+    for e in exponents:
+        mark = "  (checked)" if e in checked else ""
+        print(f"growth exponent {e['from']:,} -> {e['to']:,} objects: {e['exponent']:.2f}{mark}")
+    if too_steep:
+        print(f"FAIL: growth exponent above {args.max_exponent} between sizes of 1,000 objects or more")
+        sys.exit(1)
 
 
 if __name__ == "__main__":
