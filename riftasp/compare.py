@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .result import COMPARED_FIELDS
+from .rulesets import DEFAULT_RULESET, field_groups, output_fields
 
 # The field named by a disagreement about an object one side does not report at all.
 OBJECT_FIELD = "object"
@@ -35,13 +35,20 @@ class Disagreement:
         }
 
 
-# Fields that say the same thing: Mighty follows from Might, so one Might defect shows in both.
-FIELD_GROUPS = {"might": "might", "mighty": "might"}
+# Fields that say the same thing, from the plugins' output fields (`OutputField.group`):
+# Mighty follows from Might, so one Might defect shows in both.
+FIELD_GROUPS = field_groups()
 
 
 def field_group(field: str) -> str:
     """The kind of characteristic a finding is about (`mighty` counts as `might`)."""
     return FIELD_GROUPS.get(field, field)
+
+
+def compared_fields(ruleset: str) -> tuple[str, ...]:
+    """The characteristics engines are compared on: the ruleset's compared fields, then
+    keywords."""
+    return tuple(f.key for f in output_fields(ruleset) if f.compared) + ("keywords",)
 
 
 @dataclass(frozen=True)
@@ -83,21 +90,25 @@ class Violation:
         }
 
 
-def normalize(field: str, value: Any) -> Any:
-    """The value as compared: tags and types are sets, whatever order an engine lists them in."""
-    if field in ("tags", "types") and isinstance(value, list):
+def normalize(kind: str, value: Any) -> Any:
+    """The value as compared, by the kind of field (specs.OUTPUT_KINDS, or "keywords"): a set
+    is a set, whatever order an engine lists it in."""
+    if kind == "set" and isinstance(value, list):
         return sorted(value, key=str)
-    if field == "keywords" and isinstance(value, dict):
+    if kind == "keywords" and isinstance(value, dict):
         return dict(sorted(value.items()))
     return value
 
 
-def _compared(characteristics: dict[str, Any]) -> dict[str, Any]:
-    return {f: normalize(f, characteristics.get(f)) for f in COMPARED_FIELDS}
+def _compared(characteristics: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    kinds = {f.key: f.kind for f in output_fields(ruleset)} | {"keywords": "keywords"}
+    return {key: normalize(kinds[key], characteristics.get(key)) for key in compared_fields(ruleset)}
 
 
 def compare(board: str, riftasp: dict[str, Any], engine: dict[str, Any]) -> list[Disagreement]:
-    """Every disagreement between two results of one board, in object id then field order."""
+    """Every disagreement between two results of one board, in object id then field order
+    (the fields of riftasp's result's ruleset)."""
+    ruleset = riftasp.get("ruleset", DEFAULT_RULESET)
     ours: dict[str, Any] = riftasp.get("objects", {})
     theirs: dict[str, Any] = engine.get("objects", {})
     found: list[Disagreement] = []
@@ -105,15 +116,15 @@ def compare(board: str, riftasp: dict[str, Any], engine: dict[str, Any]) -> list
         if oid not in theirs or oid not in ours:
             found.append(Disagreement(
                 board, oid, OBJECT_FIELD,
-                _compared(ours[oid]) if oid in ours else None,
-                _compared(theirs[oid]) if oid in theirs else None,
+                _compared(ours[oid], ruleset) if oid in ours else None,
+                _compared(theirs[oid], ruleset) if oid in theirs else None,
             ))  # fmt: skip
             continue
-        a, b = _compared(ours[oid]), _compared(theirs[oid])
+        a, b = _compared(ours[oid], ruleset), _compared(theirs[oid], ruleset)
         # Booleans are not integers here: `mighty: 1` is not `mighty: true`.
         found.extend(
             Disagreement(board, oid, f, a[f], b[f])
-            for f in COMPARED_FIELDS
+            for f in compared_fields(ruleset)
             if a[f] != b[f] or type(a[f]) is not type(b[f])
         )
     return found

@@ -12,7 +12,7 @@ from typing import Any
 from .compare import OBJECT_FIELD, Disagreement, Violation, compare
 from .engines import Engine, Unsupported
 from .model import Board
-from .present import keywords_text, table, trace_value
+from .present import result_line, table, trace_value
 from .result import Application, Resolution
 
 BOARD_SUFFIXES = (".json", ".yaml", ".yml", ".lp")
@@ -226,9 +226,7 @@ def short_explain(res: Resolution, object_id: str) -> str:
     withdrawn = res.withdrawn.get(object_id, [])
     if withdrawn:
         lines.append(f"withdrawn: {', '.join(withdrawn)}")
-    lines.append(f"result: might {trace_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
-                 f"controller {trace_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
-                 f"tags {', '.join(c.tags) or 'none'}")  # fmt: skip
+    lines.append(result_line(res, object_id))
     return "\n".join(lines)
 
 

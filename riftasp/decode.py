@@ -7,6 +7,7 @@ from collections import defaultdict
 import clingo
 
 from .result import Application, Characteristics, Resolution, Withdrawal
+from .rulesets import output_fields
 from .solver import RoundWithdrawal
 
 def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
@@ -54,7 +55,7 @@ def decode(
             names[sym] = instance_id(sym, copied)
         return names[sym]
 
-    objects = _characteristics(by, copied)
+    objects = _characteristics(by, copied, ruleset)
     stages = {str(a[0]): (str(a[2]), None if str(a[3]) == "none" else str(a[3])) for a in by["stage"]}
     reasons: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, step, why in by["reason"]:
@@ -145,35 +146,39 @@ def _ability_name(effect: clingo.Symbol, holder: clingo.Symbol, copied: set[clin
     return effect.string
 
 
-def _characteristics(by: dict[str, list[tuple]], copied: set[clingo.Symbol]) -> dict[str, Characteristics]:
-    fields: dict[str, dict] = defaultdict(
-        lambda: {"tags": [], "types": [], "keywords": {}, "abilities": []}
-    )
+def _characteristics(
+    by: dict[str, list[tuple]], copied: set[clingo.Symbol], ruleset: str
+) -> dict[str, Characteristics]:
+    fields = output_fields(ruleset)
+    values: dict[str, dict] = defaultdict(dict)
+    keywords: dict[str, dict[str, int]] = defaultdict(dict)
+    zones: dict[str, str] = {}
+    abilities: dict[str, list[str]] = defaultdict(list)
     # The characteristic families (state.lp): one value, or the members of a set.
     for obj, char, value in by["result_value"]:
-        fields[obj.string][char.name] = _s(value)
+        values[obj.string][char.name] = _s(value)
     for obj, char, value in by["result_member"]:
-        fields[obj.string].setdefault(char.name, []).append(_s(value))
+        values[obj.string].setdefault(char.name, []).append(_s(value))
     for obj, keyword, value in by["result_keyword"]:
-        fields[obj.string]["keywords"][keyword.string] = value.number
+        keywords[obj.string][keyword.string] = value.number
     for obj, zone in by["result_zone"]:
-        fields[obj.string]["zone"] = str(zone)
+        zones[obj.string] = str(zone)
     for obj, effect in by["result_ability"]:
-        fields[obj.string]["abilities"].append(_ability_name(effect, obj, copied))
-    mighty = {obj.string for (obj,) in by["result_mighty"]}
+        abilities[obj.string].append(_ability_name(effect, obj, copied))
+    # Every object a result atom names, in the order they first come (callers iterate it).
+    objects = dict.fromkeys([*values, *keywords, *zones, *abilities])
+    # A flag is a shown atom of its own, result_<key>(O) (Riftbound's result_mighty/1).
+    flags = {f.key: {obj.string for (obj,) in by[f"result_{f.key}"]} for f in fields if f.kind == "flag"}
+    own = {f.key for f in fields}
     return {
         oid: Characteristics(
-            name=f.get("name", oid),
-            controller=f.get("controller"),
-            might=f.get("might"),
-            mighty=oid in mighty,
-            tags=tuple(sorted(f["tags"])),
-            types=tuple(sorted(f["types"])),
-            keywords=dict(sorted(f["keywords"].items())),
-            zone=f.get("zone", "base"),
-            abilities=tuple(sorted(f["abilities"])),
+            fields,
+            {k: v for k, v in values[oid].items() if k in own} | {k: oid in held for k, held in flags.items()},
+            keywords=keywords[oid],
+            zone=zones.get(oid, "base"),
+            abilities=abilities[oid],
         )
-        for oid, f in fields.items()
+        for oid in objects
     }
 
 

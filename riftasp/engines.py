@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from .board_io import board_to_dict
 from .model import Board
 from .result import Resolution
+from .rulesets import DEFAULT_RULESET, output_fields
 
 DEFAULT_TIMEOUT = 30.0  # seconds per board; clingo on a small board takes well under one
 _SHOWN = 120  # characters of garbled output quoted in an error
@@ -134,7 +135,7 @@ class CallableEngine:
             raise EngineError(f"engine {self.name} failed on {board.source}: {type(err).__name__}: {err}") from None
         if isinstance(result, Resolution):
             result = result.to_json()
-        return check_result(result, self.name, board.source)
+        return check_result(result, self.name, board.source, board.ruleset)
 
     def close(self) -> None:
         pass
@@ -168,7 +169,7 @@ class CommandEngine:
             raise EngineError(
                 f"engine {self.name} exited with code {done.returncode} on {board.source}{_tail(done.stderr)}"
             )
-        return check_result(parse_result(done.stdout, self.name, board.source), self.name, board.source)
+        return check_result(parse_result(done.stdout, self.name, board.source), self.name, board.source, board.ruleset)
 
     def close(self) -> None:
         pass
@@ -236,7 +237,7 @@ class PersistentEngine:
             ) from None
         if line is None:  # end of its output: it exited (or closed stdout, which is as bad)
             raise self._died(board, process)
-        return check_result(parse_result(line, self.name, board.source), self.name, board.source)
+        return check_result(parse_result(line, self.name, board.source), self.name, board.source, board.ruleset)
 
     def _died(self, board: Board, process: subprocess.Popen) -> EngineError:
         try:
@@ -297,8 +298,9 @@ def parse_result(text: str, name: str, board: str) -> Any:
         raise EngineError(f"engine {name} wrote invalid JSON on {board} ({err.msg}): {shown!r}") from None
 
 
-def check_result(result: Any, name: str, board: str) -> dict[str, Any]:
-    """The result if it has the contract's shape for every compared characteristic."""
+def check_result(result: Any, name: str, board: str, ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
+    """The result if it has the contract's shape for every compared characteristic of the
+    board's ruleset."""
 
     def bad(where: str, message: str) -> EngineError:
         return EngineError(f"engine {name} on {board}: output {where}: {message}")
@@ -319,7 +321,7 @@ def check_result(result: Any, name: str, board: str) -> dict[str, Any]:
         where = f"objects.{oid}"
         if not isinstance(chars, dict):
             raise bad(where, f"expected an object, got {_kind(chars)}")
-        for key, ok, expected in _CHECKS:
+        for key, ok, expected in _checks(ruleset):
             if key not in chars:
                 raise bad(where, f"missing field {key!r}")
             if not ok(chars[key]):
@@ -331,15 +333,21 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_CHECKS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
-    ("controller", lambda v: v is None or isinstance(v, str), "a string or null"),
-    ("might", lambda v: v is None or _is_int(v), "an integer or null"),
-    ("mighty", lambda v: isinstance(v, bool), "true or false"),
-    ("tags", lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
-    ("types", lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
-    ("keywords", lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
-     "an object of keyword -> integer"),
-)  # fmt: skip
+# What each kind of output field (specs.OUTPUT_KINDS) holds, and how an error says it.
+_KIND_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "value": (lambda v: v is None or isinstance(v, str), "a string or null"),
+    "number": (lambda v: v is None or _is_int(v), "an integer or null"),
+    "flag": (lambda v: isinstance(v, bool), "true or false"),
+    "set": (lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
+}
+_KEYWORDS_CHECK = (lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
+                   "an object of keyword -> integer")  # fmt: skip
+
+
+def _checks(ruleset: str) -> list[tuple[str, Callable[[Any], bool], str]]:
+    """(key, test, what it should be) for every compared characteristic, keywords last."""
+    own = [(f.key, *_KIND_CHECKS[f.kind]) for f in output_fields(ruleset) if f.compared]
+    return own + [("keywords", *_KEYWORDS_CHECK)]
 
 
 def _kind(value: Any) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from .result import Application, Characteristics, Resolution, Withdrawal
+from .rulesets import output_fields, output_order
+from .specs import OutputField
 
 # Characters that would move the cursor, recolour or reorder a terminal, or break a line:
 # C0/C1 controls, DEL, line/paragraph separators, bidi overrides and lone surrogates.
@@ -45,20 +47,9 @@ def keywords_text(keywords: dict[str, int]) -> str:
 
 
 def resolution_text(res: Resolution) -> str:
-    rows = [
-        [
-            oid,
-            c.name,
-            c.controller or "-",
-            "-" if c.might is None else str(c.might),
-            "yes" if c.mighty else "no",
-            ", ".join(c.types) or "-",
-            ", ".join(c.tags) or "-",
-            keywords_text(c.keywords),
-        ]
-        for oid, c in sorted(res.objects.items())
-    ]
-    out = [table(rows, ["id", "name", "controller", "might", "mighty", "types", "tags", "keywords"])]
+    keys = output_order(res.ruleset).table
+    rows = [[oid] + [_cell(c, key) for key in keys] for oid, c in sorted(res.objects.items())]
+    out = [table(rows, ["id"] + [_label(res.ruleset, key) for key in keys])]
     for cycle in res.dependency_cycles:
         out.append(printable(f"dependency cycle (timestamp order): {', '.join(cycle)}"))
     for loop in res.object_loops:
@@ -70,6 +61,47 @@ def resolution_text(res: Resolution) -> str:
     for paradox in res.paradoxes:
         out.append(printable(f"paradox (no consistent state; shown without it): {', '.join(paradox)}"))
     return "\n".join(out)
+
+
+def _label(ruleset: str, key: str) -> str:
+    """A column's header: the field's label, or the core field's key."""
+    return next((f.title for f in output_fields(ruleset) if f.key == key), key)
+
+
+def _field(c: Characteristics, key: str) -> OutputField | None:
+    return next((f for f in c.fields if f.key == key), None)
+
+
+def _cell(c: Characteristics, key: str) -> str:
+    """One characteristic in a table: "-" for nothing."""
+    field = _field(c, key)
+    if field is None:  # a core one (specs.CORE_SHOWN)
+        return keywords_text(c.keywords)
+    value = c.values[key]
+    if field.kind == "flag":
+        return "yes" if value else "no"
+    if field.kind == "set":
+        return ", ".join(value) or "-"
+    return "-" if value is None or value == "" else str(value)
+
+
+def result_line(res: Resolution, object_id: str) -> str:
+    """An object's result in one line (explain's last line; crosscheck's short trace), not
+    yet made printable."""
+    c = res.objects[object_id]
+    parts = []
+    for key in output_order(res.ruleset).result:
+        field = _field(c, key)
+        if field is None:  # a core one (specs.CORE_SHOWN)
+            parts.append(f"keywords {keywords_text(c.keywords)}")
+        elif field.kind == "flag":
+            adjective = field.adjective or field.title
+            parts.append(adjective if c.values[key] else f"not {adjective}")
+        elif field.kind == "set":
+            parts.append(f"{field.title} {', '.join(c.values[key]) or 'none'}")
+        else:
+            parts.append(f"{field.title} {trace_value(c.values[key])}")
+    return "result: " + ", ".join(parts)
 
 
 def _withdrawal_reason(w: Withdrawal) -> str:
@@ -134,9 +166,5 @@ def explain_text(res: Resolution, object_id: str) -> str:
     for eid in res.withdrawn.get(object_id, []):
         if eid not in known:  # an engine that reports withdrawals without reasons
             lines.append(printable(f"withdrawn: {eid}"))
-    lines.append(printable(
-        f"result: might {trace_value(c.might)}, {'Mighty' if c.mighty else 'not Mighty'}, "
-        f"controller {trace_value(c.controller)}, keywords {keywords_text(c.keywords)}, "
-        f"tags {', '.join(c.tags) or 'none'}"
-    ))
+    lines.append(printable(result_line(res, object_id)))
     return "\n".join(lines)

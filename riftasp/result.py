@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# The characteristics engines are compared on.
-COMPARED_FIELDS = ("controller", "might", "mighty", "tags", "types", "keywords")
+from .specs import OutputField
 
 
 @dataclass(frozen=True)
@@ -47,30 +47,62 @@ class Application:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Characteristics:
-    name: str
-    controller: str | None
-    might: int | None
-    mighty: bool
-    tags: tuple[str, ...]
-    types: tuple[str, ...]
+    """One object's final characteristics: its ruleset's output fields (`fields`, the plugin's
+    OUTPUT; their values in `values`, read as attributes too: `c.might`), then the core ones
+    every ruleset has.
+
+    `Characteristics(fields, name="U", might=3, keywords={...})` names the values one by one;
+    a field not given is empty (None, no members, not set)."""
+
+    fields: tuple[OutputField, ...] = field(repr=False)  # the same for every object of a ruleset
+    values: dict[str, Any]
     keywords: dict[str, int]
-    zone: str = "base"
-    abilities: tuple[str, ...] = ()  # names of the abilities it holds at the end
+    zone: str
+    abilities: tuple[str, ...]  # names of the abilities it holds at the end
+
+    def __init__(
+        self,
+        fields: tuple[OutputField, ...],
+        values: Mapping[str, Any] | None = None,
+        *,
+        keywords: Mapping[str, int] | None = None,
+        zone: str = "base",
+        abilities: Iterable[str] = (),
+        **named: Any,
+    ) -> None:
+        given = {**(values or {}), **named}
+        unknown = set(given) - {f.key for f in fields}
+        if unknown:
+            raise TypeError(f"Characteristics: no output field {sorted(unknown)}")
+        own = {f.key: _stored(f, given.get(f.key, f.empty)) for f in fields}
+        object.__setattr__(self, "fields", tuple(fields))
+        object.__setattr__(self, "values", own)
+        object.__setattr__(self, "keywords", dict(sorted((keywords or {}).items())))
+        object.__setattr__(self, "zone", zone)
+        object.__setattr__(self, "abilities", tuple(sorted(abilities)))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup fails; `values` may be missing while unpickling.
+        values = self.__dict__.get("values")
+        if values is None or name not in values:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        return values[name]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "controller": self.controller,
-            "might": self.might,
-            "mighty": self.mighty,
-            "tags": sorted(self.tags),
-            "types": sorted(self.types),
+        # Sorted here as well: a caller may have changed `keywords` since.
+        own = {f.key: sorted(self.values[f.key]) if f.kind == "set" else self.values[f.key] for f in self.fields}
+        return own | {
             "keywords": dict(sorted(self.keywords.items())),
             "zone": self.zone,
             "abilities": sorted(self.abilities),
         }
+
+
+def _stored(field: OutputField, value: Any) -> Any:
+    """A set as a sorted tuple, whatever order it was given in (the JSON lists it sorted)."""
+    return tuple(sorted(value)) if field.kind == "set" else value
 
 
 @dataclass(frozen=True)

@@ -168,3 +168,65 @@ class ObjectField:
     @property
     def name(self) -> str:
         return self.attribute or self.key
+
+
+# What an output field holds in the resolve JSON: "value" a string or null, "number" an
+# integer or null, "set" a sorted list of strings, "flag" true or false.
+OUTPUT_KINDS = ("value", "number", "set", "flag")
+
+
+@dataclass(frozen=True)
+class OutputField:
+    """One characteristic a ruleset reports for every object (`riftasp resolve --json`), besides
+    the core ones every ruleset has (keywords, zone, abilities). A plugin lists its fields as
+    `OUTPUT`, in the order of the JSON's keys.
+
+    A value or number comes from the encoding's `result_value(O, key, V)`, a set's members from
+    `result_member(O, key, X)`, a flag from the shown `result_<key>(O)`.
+
+    For people: `label` names it in tables and explain's result line (the key when empty);
+    `change` is diff's text for a value or number changing, over {label}, {before}, {after};
+    `member` names one member of a set in diff ("gains tag X"; the label when empty);
+    `adjective` is what a flag says ("Mighty": "becomes Mighty", "is no longer Mighty",
+    "not Mighty"; the label when empty). For engines: `compared` says whether crosscheck and
+    fuzz compare it, `group` the finding it counts as (Mighty follows from Might, so one Might
+    defect shows in both: `group="might"`)."""
+
+    key: str
+    kind: str
+    label: str = ""
+    change: str = "{label} {before} -> {after}"
+    member: str = ""
+    adjective: str = ""
+    compared: bool = True
+    group: str = ""
+
+    def __post_init__(self) -> None:
+        assert self.kind in OUTPUT_KINDS, self.kind
+
+    @property
+    def title(self) -> str:
+        return self.label or self.key
+
+    @property
+    def empty(self) -> Any:
+        """Its value when the encoding says nothing of it."""
+        return {"set": (), "flag": False}.get(self.kind)
+
+
+# The core characteristics people see beside a ruleset's own (riftasp/present.py,
+# riftasp/transitions.py): keywords in tables, result lines and diffs, the zone in diffs.
+CORE_SHOWN = ("keywords",)
+CORE_CHANGES = ("zone", "keywords")
+
+
+@dataclass(frozen=True)
+class OutputOrder:
+    """The order people read a ruleset's output in, by key: the table's columns (`riftasp
+    resolve`), explain's result line and diff's transitions, core keys (CORE_SHOWN,
+    CORE_CHANGES) among them. A plugin gives it as `OUTPUT_ORDER` when the JSON's order will
+    not do; an empty one is the fields' order, keywords last (zone first in diff)."""
+
+    table: tuple[str, ...] = ()
+    result: tuple[str, ...] = ()
+    diff: tuple[str, ...] = ()

@@ -1,6 +1,8 @@
 """Real transitions between two calculations (docs/semantics.md §9).
 
 Only final characteristics are compared: values inside one calculation are not game events.
+What is compared, in what order and in what words comes from the ruleset's output fields
+(riftasp/specs.py `OutputField`, `OutputOrder.diff`).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .result import Characteristics, Resolution
+from .rulesets import output_fields, output_order
+from .specs import OutputField
 
 
 @dataclass(frozen=True)
@@ -24,49 +28,62 @@ class Transition:
 
 
 def transitions(before: Resolution, after: Resolution) -> list[Transition]:
+    fields = {f.key: f for f in output_fields(before.ruleset)}
+    order = output_order(before.ruleset).diff
     out: list[Transition] = []
     for oid in sorted(set(before.objects) | set(after.objects)):
         b, a = before.objects.get(oid), after.objects.get(oid)
         if b is None:
-            out.append(Transition(oid, "appears", None, a.name, f"{oid} appears"))
+            out.append(Transition(oid, "appears", None, _name(a), f"{oid} appears"))
             continue
         if a is None:
-            out.append(Transition(oid, "disappears", b.name, None, f"{oid} disappears"))
+            out.append(Transition(oid, "disappears", _name(b), None, f"{oid} disappears"))
             continue
-        out += _identity(oid, b, a)
-        if not b.mighty and a.mighty:
-            out.append(Transition(oid, "becomes_mighty", False, True, f"{oid} becomes Mighty"))
-        if b.mighty and not a.mighty:
-            out.append(Transition(oid, "no_longer_mighty", True, False, f"{oid} is no longer Mighty"))
-        if b.might != a.might:
-            out.append(Transition(oid, "might", b.might, a.might, f"{oid} Might {b.might} -> {a.might}"))
-        if b.controller != a.controller:
-            out.append(Transition(oid, "controller", b.controller, a.controller,
-                                  f"{oid} changes controller {b.controller} -> {a.controller}"))
-        for k in sorted(set(a.keywords) - set(b.keywords)):
-            out.append(Transition(oid, "gains_keyword", None, k, f"{oid} gains {k}"))
-        for k in sorted(set(b.keywords) - set(a.keywords)):
-            out.append(Transition(oid, "loses_keyword", k, None, f"{oid} loses {k}"))
-        for k in sorted(set(a.keywords) & set(b.keywords)):
-            if a.keywords[k] != b.keywords[k]:
-                out.append(Transition(oid, "keyword_value", b.keywords[k], a.keywords[k],
-                                      f"{oid} {k} {b.keywords[k]} -> {a.keywords[k]}"))
-        for t in sorted(set(a.tags) - set(b.tags)):
-            out.append(Transition(oid, "gains_tag", None, t, f"{oid} gains tag {t}"))
-        for t in sorted(set(b.tags) - set(a.tags)):
-            out.append(Transition(oid, "loses_tag", t, None, f"{oid} loses tag {t}"))
+        for key in order:
+            if key == "zone":
+                if b.zone != a.zone:
+                    out.append(Transition(oid, "zone", b.zone, a.zone, f"{oid} moves {b.zone} -> {a.zone}"))
+            elif key == "keywords":
+                out += _keywords(oid, b, a)
+            else:
+                field = fields[key]
+                out += _field(oid, field, b.values.get(key, field.empty), a.values.get(key, field.empty))
     return out
 
 
-def _identity(oid: str, b: Characteristics, a: Characteristics) -> list[Transition]:
-    """What the object is and where: its zone, name and types (a copy changes the last two)."""
+def _name(c: Characteristics) -> object:
+    # What an appearing or disappearing object is called: its name, when its ruleset has one.
+    return c.values.get("name")
+
+
+def _field(oid: str, field: OutputField, b: object, a: object) -> list[Transition]:
+    if field.kind == "flag":
+        adjective = field.adjective or field.title
+        if not b and a:
+            return [Transition(oid, f"becomes_{field.key}", False, True, f"{oid} becomes {adjective}")]
+        if b and not a:
+            return [Transition(oid, f"no_longer_{field.key}", True, False, f"{oid} is no longer {adjective}")]
+        return []
+    if field.kind == "set":
+        member = field.member or field.title
+        gained = [Transition(oid, f"gains_{member}", None, t, f"{oid} gains {member} {t}")
+                  for t in sorted(set(a) - set(b))]  # fmt: skip
+        lost = [Transition(oid, f"loses_{member}", t, None, f"{oid} loses {member} {t}")
+                for t in sorted(set(b) - set(a))]  # fmt: skip
+        return gained + lost
+    if b != a:
+        return [Transition(oid, field.key, b, a, f"{oid} " + field.change.format(label=field.title, before=b, after=a))]
+    return []
+
+
+def _keywords(oid: str, b: Characteristics, a: Characteristics) -> list[Transition]:
     out: list[Transition] = []
-    if b.zone != a.zone:
-        out.append(Transition(oid, "zone", b.zone, a.zone, f"{oid} moves {b.zone} -> {a.zone}"))
-    if b.name != a.name:
-        out.append(Transition(oid, "name", b.name, a.name, f"{oid} name {b.name!r} -> {a.name!r}"))
-    for t in sorted(set(a.types) - set(b.types)):
-        out.append(Transition(oid, "gains_type", None, t, f"{oid} gains type {t}"))
-    for t in sorted(set(b.types) - set(a.types)):
-        out.append(Transition(oid, "loses_type", t, None, f"{oid} loses type {t}"))
+    for k in sorted(set(a.keywords) - set(b.keywords)):
+        out.append(Transition(oid, "gains_keyword", None, k, f"{oid} gains {k}"))
+    for k in sorted(set(b.keywords) - set(a.keywords)):
+        out.append(Transition(oid, "loses_keyword", k, None, f"{oid} loses {k}"))
+    for k in sorted(set(a.keywords) & set(b.keywords)):
+        if a.keywords[k] != b.keywords[k]:
+            out.append(Transition(oid, "keyword_value", b.keywords[k], a.keywords[k],
+                                  f"{oid} {k} {b.keywords[k]} -> {a.keywords[k]}"))
     return out

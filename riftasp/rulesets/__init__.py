@@ -3,10 +3,12 @@
 A plugin is a module with any of: `OPERATIONS` and `CONDITIONS`, the operations and kinds of
 condition only it has (riftasp/specs.py; the registries riftasp/operations/ and
 riftasp/conditions/ gather them), `OBJECT_FIELDS`, the keys its objects have besides the ones
-every ruleset's objects have (the board format, riftasp/board_io/fields.py), and
-`reference_ruleset()`, its ruleset for the reference engine (riftasp/reference/registry.py). A
-ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from
-the base's. Its encoding, layer table and data are its folder
+every ruleset's objects have (the board format, riftasp/board_io/fields.py), `OUTPUT` and
+`OUTPUT_ORDER`, the characteristics it reports and the order people read them in
+(`output_fields`, `output_order`), and `reference_ruleset()`, its ruleset for the reference
+engine (riftasp/reference/registry.py). A ruleset that extends another (riftasp/resources.py)
+takes what its plugin does not give from the base's. Its encoding, layer table and data are its
+folder
 (riftasp/resources.py). The built-in rulesets' plugins are modules here; a ruleset folder outside
 the package brings its own as `plugin.py` beside its manifest, loaded from the folders
 RIFTASP_RULESETS names when riftasp's registries are first imported (a ruleset is code the user
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from functools import cache
 from types import ModuleType
 from typing import Any, TypeVar
 
 from ..resources import lineage, rulesets, ruleset_folder
-from ..specs import ObjectField
+from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
 from . import riftbound
 
 PLUGIN_FILE = "plugin.py"
@@ -58,14 +61,53 @@ def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str])
     return entries
 
 
-def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
-    """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
+def _giving(ruleset: str, attribute: str) -> ModuleType | None:
+    """The plugin of the ruleset, or of the nearest ruleset it extends, that gives `attribute`."""
     for name in lineage(ruleset):
         if name in PLUGINS and hasattr(PLUGINS[name], attribute):
-            return getattr(PLUGINS[name], attribute)
-    return default
+            return PLUGINS[name]
+    return None
+
+
+def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
+    """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
+    return getattr(_giving(ruleset, attribute), attribute, default)
 
 
 def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
     """The ruleset's own object keys (its plugin's OBJECT_FIELDS)."""
     return tuple(plugin_value(ruleset, "OBJECT_FIELDS", ()))
+
+
+# The ruleset of a board (riftasp/model.py `Board.ruleset`) or a result without one.
+DEFAULT_RULESET = "riftbound"
+
+
+@cache
+def output_fields(ruleset: str) -> tuple[OutputField, ...]:
+    """The characteristics the ruleset reports besides the core ones, in the JSON's order."""
+    return tuple(plugin_value(ruleset, "OUTPUT", ()))
+
+
+@cache
+def output_order(ruleset: str) -> OutputOrder:
+    """The order people read the ruleset's output in, every part filled in."""
+    keys = tuple(f.key for f in output_fields(ruleset))
+    # A variant's order goes with the fields it reports: from the plugin that gives them.
+    given = getattr(_giving(ruleset, "OUTPUT"), "OUTPUT_ORDER", OutputOrder())
+    order = OutputOrder(
+        table=given.table or keys + CORE_SHOWN,
+        result=given.result or keys + CORE_SHOWN,
+        diff=given.diff or CORE_CHANGES[:1] + keys + CORE_CHANGES[1:],
+    )
+    for part, core in ((order.table, CORE_SHOWN), (order.result, CORE_SHOWN), (order.diff, CORE_CHANGES)):
+        unknown = set(part) - set(keys) - set(core)
+        if unknown:
+            raise ValueError(f"ruleset {ruleset}: OUTPUT_ORDER names no output field {sorted(unknown)}")
+    return order
+
+
+def field_groups() -> dict[str, str]:
+    """Every ruleset's grouped fields (key -> group): findings are grouped without knowing the
+    board's ruleset (riftasp/signature.py)."""
+    return {f.key: f.group for plugin in PLUGINS.values() for f in getattr(plugin, "OUTPUT", ()) if f.group}

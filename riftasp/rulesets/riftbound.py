@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds import BOOLEAN, INTEGER
-from ..specs import ConditionSpec, Does, ObjectField, OperationSpec, Param
+from ..specs import ConditionSpec, Does, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 # Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
 # `since`); a gear's Might Bonus, added to the unit it is attached to.
@@ -28,6 +28,25 @@ OPERATIONS: tuple[OperationSpec, ...] = (
 CONDITIONS: tuple[ConditionSpec, ...] = (
     ConditionSpec("mighty", None, None, "{who} Mighty", weight=2),
     ConditionSpec("might_at_least", INTEGER, "value", "{has} at least {parameter} Might", draw=(2, 7)),
+)
+
+# What `riftasp resolve` reports of every object besides keywords, zone and abilities, in the
+# JSON's order. Mighty is encodings/riftbound/output.lp's result_mighty/1.
+OUTPUT: tuple[OutputField, ...] = (
+    OutputField("name", "value", change="{label} {before!r} -> {after!r}", compared=False),
+    OutputField("controller", "value", change="changes {label} {before} -> {after}"),
+    OutputField("might", "number", change="Might {before} -> {after}"),
+    OutputField("mighty", "flag", adjective="Mighty", group="might"),
+    OutputField("tags", "set", member="tag"),
+    OutputField("types", "set", member="type"),
+)
+
+# How people read them: the table puts types before tags; explain's result line is a summary;
+# diff reports what the object is (zone, name, types) before what it has.
+OUTPUT_ORDER = OutputOrder(
+    table=("name", "controller", "might", "mighty", "types", "tags", "keywords"),
+    result=("might", "mighty", "controller", "keywords", "tags"),
+    diff=("zone", "name", "types", "mighty", "might", "controller", "keywords", "tags"),
 )
 
 

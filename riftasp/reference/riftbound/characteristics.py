@@ -7,6 +7,7 @@ from typing import Any
 
 from ...model import GameObject
 from ...result import Characteristics
+from ...rulesets.riftbound import OUTPUT
 from ...ruleset_data import KeywordRules
 from ..core.state import CONTROLLER, ObjState, keyword_values
 
@@ -35,6 +36,7 @@ def is_mighty(state: ObjState) -> bool:
 def characteristics(obj: GameObject, state: ObjState, rules: KeywordRules) -> Characteristics:
     abilities = tuple(sorted(state.held)) if obj.on_board else tuple(e.id for e in obj.rules_text)
     return Characteristics(
+        OUTPUT,
         name=state.values[NAME],
         controller=state.controller,
         might=state.numbers[MIGHT],
