@@ -70,16 +70,17 @@ class Operation(Parameters):
         return Operation(self.name, **{**dict(self.params), **changes})
 
 
-@dataclass(frozen=True)
-class Filter:
-    """Which objects a filter target matches; unset fields match everything."""
+@dataclass(frozen=True, init=False)
+class Filter(Parameters):
+    """Which objects a filter target matches: its kinds of filter (the filters' registry,
+    riftasp/filters/) by attribute (`f.zone`, `f.card_type`, `f.other`); unset ones match
+    everything."""
 
-    card_type: str | None = None
-    relation: str | None = None  # "friendly" | "enemy", relative to the effect's controller
-    tag: str | None = None
-    zone: str | None = None
-    location: str | None = None
-    other: bool = False
+    params: tuple[tuple[str, Any], ...]
+
+    def __init__(self, **params: Any) -> None:
+        # A flag's absence (False) is stored like None, so equal filters compare equal.
+        object.__setattr__(self, "params", given_params({k: v for k, v in params.items() if v is not False}))
 
 
 @dataclass(frozen=True)

@@ -118,15 +118,16 @@ def _own_files(ruleset: str) -> list[Path]:
 def encoding_files(ruleset: str) -> list[Path]:
     """Exactly the files the ruleset's manifest names, in its order: the core files it uses
     (relative to the encodings folder), one file per operation its layer table names and one
-    per kind of condition it lists (its own `operations/NAME.lp` or `conditions/NAME.lp`, else
-    the shared one in `encodings/`), its procedure's files, then its own (relative to its
-    folder's parent)."""
+    per kind of condition and of filter it lists (its own `operations/NAME.lp`,
+    `conditions/NAME.lp` or `filters/NAME.lp`, else the shared one in `encodings/`), its
+    procedure's files, then its own (relative to its folder's parent)."""
     files = manifest(ruleset)["encoding"]
     procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
     return (
         [encodings_folder() / f for f in files.get("core", [])]
         + [module_file(ruleset, "operations", name) for name in layer_operations(ruleset)]
         + [module_file(ruleset, "conditions", name) for name in files.get("conditions", [])]
+        + [module_file(ruleset, "filters", name) for name in files.get("filters", [])]
         + [procedure_root / f for f in procedure(ruleset)["files"]]
         + _own_files(ruleset)
     )
@@ -139,8 +140,8 @@ def layer_operations(ruleset: str) -> list[str]:
 
 
 def module_file(ruleset: str, family: str, name: str) -> Path:
-    """The encoding of an operation or a kind of condition (`family`: "operations",
-    "conditions"): the ruleset's own, else that of the ruleset it extends (and so on), else the
+    """The encoding of an operation, a kind of condition or a kind of filter (`family`:
+    "operations", "conditions", "filters"): the ruleset's own, else that of the ruleset it extends (and so on), else the
     shared one."""
     places = [_ruleset_folders()[r] / family for r in lineage(ruleset)] + [encodings_folder() / family]
     for place in places:

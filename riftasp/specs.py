@@ -230,3 +230,19 @@ class OutputOrder:
     table: tuple[str, ...] = ()
     result: tuple[str, ...] = ()
     diff: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """One kind of filter (a key of a filter target, `{"filter": {"zone": "base"}}`): the kind
+    of value it holds, and the model attribute holding it (`attribute`, default the key). Its
+    term is `key(Value)`, or `key` for a flag (a boolean, written only when true): a string for
+    a text, a constant for an enumeration."""
+
+    key: str
+    kind: Kind
+    attribute: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.attribute or self.key

@@ -12,6 +12,7 @@ from typing import Any
 import clingo
 
 from .conditions import CONDITIONS
+from .filters import FILTERS
 from .kinds import Kind
 from .model import Condition, Filter, Keyword, Operation, Target
 from .operations import OPERATIONS, by_functor
@@ -59,19 +60,17 @@ def target_facts(effect_term: str, target: Target) -> list[str]:
     for oid in target.ids:
         facts.append(f"effect_target_id({effect_term},{quote(oid)}).")
     if target.filter is not None:
-        f = target.filter
-        if f.card_type is not None:
-            facts.append(f"effect_filter({effect_term},type({f.card_type})).")
-        if f.relation is not None:
-            facts.append(f"effect_filter({effect_term},relation({f.relation})).")
-        if f.tag is not None:
-            facts.append(f"effect_filter({effect_term},tag({quote(f.tag)})).")
-        if f.zone is not None:
-            facts.append(f"effect_filter({effect_term},zone({f.zone})).")
-        if f.location is not None:
-            facts.append(f"effect_filter({effect_term},location({quote(f.location)})).")
-        if f.other:
-            facts.append(f"effect_filter({effect_term},other).")
+        # One fact per kind of filter it sets: `key(Value)`, a flag as `key`; a string for a
+        # text, a constant for an enumeration (the filters' registry).
+        for key, spec in FILTERS.items():
+            value = getattr(target.filter, spec.name)
+            if value is None:
+                continue
+            if spec.kind.name == "boolean":
+                facts.append(f"effect_filter({effect_term},{key}).")
+            else:
+                argument = value if spec.kind.name == "enum" else quote(value)
+                facts.append(f"effect_filter({effect_term},{key}({argument})).")
     return facts
 
 
@@ -158,12 +157,10 @@ def decode_target(kind: str, ids: list[str], filters: list[clingo.Symbol]) -> Ta
         raise ValueError(f"unknown target kind {kind}")
     fields: dict = {}
     for f in filters:
-        if f.name == "other":
-            fields["other"] = True
-        elif f.name == "type":
-            fields["card_type"] = _text(f.arguments[0])
-        else:
-            fields[f.name] = _text(f.arguments[0])
+        spec = FILTERS.get(f.name)
+        if spec is None:
+            raise ValueError(f"unknown filter {f}")
+        fields[spec.name] = True if spec.kind.name == "boolean" else _text(f.arguments[0])
     return Target("filter", filter=Filter(**fields))
 
 

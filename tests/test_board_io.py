@@ -115,7 +115,7 @@ def test_the_spec_example_reads_and_fills_card_objects_from_the_library():
         rules_text=library("riftbound")["Fiora, Victorious"].instantiate("fiora", "rules"),
     )  # fmt: skip
     assert sentry.keywords == (Keyword("Shield", 2), Keyword("Ganking"))
-    assert sentry.rules_text[0].target == Target("filter", filter=Filter("unit", "friendly", other=True))
+    assert sentry.rules_text[0].target == Target("filter", filter=Filter(card_type="unit", relation="friendly", other=True))
     assert (boots.might_bonus, boots.attached_to, boots.attached_since) == (2, "fiora", 6)
     assert [e.id for e in boots.effect_text] == ["boots.ganking"]
     assert board.effects[0] == Effect(

@@ -11,6 +11,7 @@ from fnmatch import fnmatch
 
 from conftest import ROOT
 from riftasp.conditions import CONDITIONS
+from riftasp.filters import FILTERS
 from riftasp.operations import OPERATIONS
 from riftasp.resources import encoding_files, layer_operations, manifest, module_file, procedure, rulesets
 
@@ -40,14 +41,15 @@ def test_each_ruleset_loads_exactly_the_files_its_manifest_lists():
     for name in rulesets():
         files = manifest(name)["encoding"]
         loaded = encoding_files(name)
-        operations, conditions = layer_operations(name), files.get("conditions", [])
-        listed = (len(files.get("core", [])) + len(operations) + len(conditions) + len(procedure(name)["files"])
-                  + len(files.get("own", [])))  # fmt: skip
+        operations, conditions, filters = layer_operations(name), files.get("conditions", []), files.get("filters", [])
+        listed = (len(files.get("core", [])) + len(operations) + len(conditions) + len(filters)
+                  + len(procedure(name)["files"]) + len(files.get("own", [])))  # fmt: skip
         assert len(loaded) == listed
         assert all(path.is_file() for path in loaded)
         # One file per operation the layer table names and per kind of condition, named after it.
         assert [p.stem for p in loaded if p.parent.name == "operations"] == operations
         assert [p.stem for p in loaded if p.parent.name == "conditions"] == conditions
+        assert [p.stem for p in loaded if p.parent.name == "filters"] == filters
 
 
 def test_a_ruleset_s_own_module_file_comes_before_the_shared_one():
@@ -56,15 +58,18 @@ def test_a_ruleset_s_own_module_file_comes_before_the_shared_one():
     assert module_file("riftbound", "operations", "plus") == shared / "operations" / "plus.lp"
     assert module_file("riftbound", "conditions", "mighty") == own / "conditions" / "mighty.lp"
     assert module_file("riftbound", "conditions", "status") == shared / "conditions" / "status.lp"
+    assert module_file("riftbound", "filters", "tag") == own / "filters" / "tag.lp"
+    assert module_file("riftbound", "filters", "zone") == shared / "filters" / "zone.lp"
 
 
-def test_the_python_registries_and_the_encoding_modules_name_the_same_operations_and_conditions():
+def test_the_python_registries_and_the_encoding_modules_name_the_same_operations_conditions_and_filters():
     # Each operation the layer table names has a registry entry whose term it is, and each
     # kind of condition the manifest lists has one (riftasp/operations/, riftasp/conditions/).
     for name in rulesets():
         functors = {spec.functor for spec in OPERATIONS.values()}
         assert set(layer_operations(name)) <= functors
         assert set(manifest(name)["encoding"].get("conditions", [])) <= set(CONDITIONS)
+        assert set(manifest(name)["encoding"].get("filters", [])) <= set(FILTERS)
 
 
 def test_an_installed_shape_finds_its_data_inside_the_package(tmp_path):

@@ -34,7 +34,7 @@ def might(output: str) -> dict[str, int]:
 
 def test_the_variant_is_listed_with_its_own_operation_file_and_riftbound_s_others():
     listed = {r["name"]: r for r in json.loads(riftasp("rulesets", "--json").stdout)}
-    assert set(listed) == {"riftbound", "halving"} and listed["halving"]["extends"] == "riftbound"
+    assert set(listed) == {"riftbound", "halving", "narrow"} and listed["halving"]["extends"] == "riftbound"
     files = listed["halving"]["files"]
     assert str(FOLDER / "halving" / "operations" / "halve.lp") in files
     assert {"riftbound/operations/set_might.lp", "riftbound/conditions/mighty.lp", "operations/minus.lp",
@@ -117,3 +117,19 @@ def test_the_variant_fuzzes_with_riftbound_s_boards_and_both_engines_agree(tmp_p
     assert report["generated"] == 15 and report["disagreements_found"] == 0
     refused = riftasp("fuzz", "--ruleset", "nope", "--out", tmp_path / "x")
     assert refused.returncode == 2 and "no board generators for 'nope'" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("effect", "message"),
+    [({"conditions": [{"might_at_least": 3, "of": "u1"}]}, "effects[0].conditions[0]: 'might_at_least' is not a condition of the narrow ruleset"),
+     ({"target": {"filter": {"location": "Arena"}}}, "effects[0].target.filter.location: 'location' is not a filter of the narrow ruleset")],
+)  # fmt: skip
+def test_a_board_uses_only_its_ruleset_s_conditions_and_filters(effect, message):
+    ongoing = {"id": "e", "op": {"op": "plus", "amount": 1}, "target": {"ids": ["u1"]}, "timestamp": 1,
+               "controller": "alice"} | effect  # fmt: skip
+    board = {"ruleset": "narrow", "players": ["alice"], "effects": [ongoing],
+             "objects": [{"id": "u1", "name": "U", "type": "unit", "owner": "alice", "zone": "base", "might": 2}]}
+    out = riftasp("resolve", "-", stdin=json.dumps(board))
+    assert (out.returncode, out.stderr) == (2, f"<stdin>: {message}\n")
+    loaded = riftasp("resolve", "-", "--json", stdin=json.dumps(board | {"ruleset": "riftbound"}))
+    assert loaded.returncode == 0, loaded.stderr

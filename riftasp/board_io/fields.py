@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..conditions import CONDITIONS
+from ..filters import FILTERS
 from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for its readers)
     AMOUNT, BOOLEAN, ID, INTEGER, KEYWORD, KEYWORD_NAME, OBJECT_ID, PLAYER, PLAYER_OR_YOU, REF, TEXT,
     Kind, array, one_of,
@@ -24,7 +25,6 @@ from ..operations import OPERATIONS
 from ..rulesets import object_fields
 
 CONDITION_TIMINGS = ("settled", "immediate")
-RELATIONS = ("friendly", "enemy")
 # Conditions say "you" for the effect's controller, so no player may be called that.
 RESERVED_PLAYERS = ("you",)
 # riftasp names instances `buff:<id>`, `bonus:<gear>`, `keyword:<K>:<id>` and `<effect>@<holder>`:
@@ -137,17 +137,8 @@ DEFAULT_TARGET = {"rules": "self", "effect": "bearer"}
 # A target is one of these words (`bearer` in Effect Text only) or an object with one key.
 TARGET_WORDS = ("self", "bearer")
 TARGET = Part({"ids": array(OBJECT_ID, unique=True), "filter": Kind("filter")})
-FILTER = Part(
-    {
-        "type": one_of(CARD_TYPES, "type"),
-        "relation": one_of(RELATIONS, "relation"),
-        "tag": TEXT,
-        "zone": one_of(ZONES, "zone"),
-        "location": TEXT,
-        "other": BOOLEAN,
-    },
-    what="filter field",
-)
+# A filter's keys: the filters' registry (riftasp/filters/) says them.
+FILTER = Part({key: spec.kind for key, spec in FILTERS.items()}, what="filter field")
 
 # Each operation's keys besides "op": the operations' registry (riftasp/operations/) says them.
 OPERATION_FIELDS: dict[str, dict[str, Kind]] = {

@@ -12,6 +12,7 @@ from ..limits import REACH_MAX, might_reach
 from ..listing import Slot, listed_effects
 from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
 from ..conditions import CONDITIONS
+from ..filters import FILTERS
 from ..operations import OPERATIONS
 from ..resources import layer_operations, manifest
 from ..rulesets import object_fields
@@ -68,6 +69,7 @@ class _Names:
     # The operations (as the encoding's terms name them) and kinds of condition of the ruleset.
     operations: frozenset[str] = frozenset()
     conditions: frozenset[str] = frozenset()
+    filters: frozenset[str] = frozenset()
     own: tuple[ObjectField, ...] = ()  # the ruleset's own object keys
 
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
@@ -92,6 +94,7 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     names = _Names(board.players, objects, frozenset(board.players), board.ruleset,
                    frozenset(layer_operations(board.ruleset)),
                    frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())),
+                   frozenset(manifest(board.ruleset)["encoding"].get("filters", ())),
                    object_fields(board.ruleset))  # fmt: skip
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
@@ -263,6 +266,11 @@ def _check_target(slot: Slot, path: str, names: _Names) -> None:
     _check_unique(target.ids, ids_path, "id")
     for index, object_id in enumerate(target.ids):
         names.object(object_id, item_path(ids_path, index))
+    if target.filter is not None:
+        for key, spec in FILTERS.items():
+            if getattr(target.filter, spec.name) is not None and key not in names.filters:
+                where = key_path(key_path(path, "filter"), key)
+                raise Invalid(where, f"{shown(key)} is not a filter of the {names.ruleset} ruleset")
 
 
 def _check_condition(condition: Condition, path: str, slot: Slot, names: _Names) -> None:

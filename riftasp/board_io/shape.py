@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import CardDef, library
 from ..conditions import CONDITIONS
+from ..filters import FILTERS
 from ..limits import VALUE_MAX, VALUE_MIN
 from ..model import Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
 from ..resources import rulesets
@@ -334,14 +335,7 @@ def _read_target(value: Any, path: str) -> Target:
 def _read_filter(value: Any, path: str) -> Filter:
     data = _part(value, path, FILTER)
     field = _field_reader(_FILTER_READERS, data, path)
-    return Filter(
-        card_type=field("type"),
-        relation=field("relation"),
-        tag=field("tag"),
-        zone=field("zone"),
-        location=field("location"),
-        other=field("other", False),
-    )
+    return Filter(**{spec.name: field(key) for key, spec in FILTERS.items()})
 
 
 def _read_condition(value: Any, path: str) -> Condition:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import CONDITIONS
+from ..filters import FILTERS
 from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
 from ..operations import OPERATIONS
 from ..rulesets import object_fields
@@ -83,9 +84,9 @@ def _target_to_dict(target: Target) -> Any:
     if target.kind == "ids":
         return {"ids": list(target.ids)}
     f = target.filter or Filter()
-    fields = {"type": f.card_type, "relation": f.relation, "tag": f.tag, "zone": f.zone, "location": f.location}
-    data = {key: value for key, value in fields.items() if value is not None}
-    return {"filter": data | ({"other": True} if f.other else {})}
+    # In the registry's order; a flag only when set.
+    data = {key: getattr(f, spec.name) for key, spec in FILTERS.items()}
+    return {"filter": {key: value for key, value in data.items() if value is not None}}
 
 
 def _condition_to_dict(condition: Condition) -> dict[str, Any]:

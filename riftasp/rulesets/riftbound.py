@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kinds import BOOLEAN, INTEGER
-from ..specs import ConditionSpec, Does, ObjectField, OperationSpec, OutputField, OutputOrder, Param
+from ..kinds import BOOLEAN, INTEGER, TEXT, one_of
+from ..model import CARD_TYPES
+from ..specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 # Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
 # `since`); a gear's Might Bonus, added to the unit it is attached to.
@@ -23,6 +24,13 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     OperationSpec("set_might", (Param("value", INTEGER, draw=(2, 7)),), Does("set", "might", "value", reach="starts"),
                   "{has} base Might {value}"),
 )  # fmt: skip
+
+# Filters on the sets of types and tags (encodings/riftbound/filters/): a type is the model's
+# `card_type`.
+FILTERS: tuple[FilterSpec, ...] = (
+    FilterSpec("type", one_of(CARD_TYPES, "type"), attribute="card_type"),
+    FilterSpec("tag", TEXT),
+)
 
 # A unit with 5 or more Might is Mighty (encodings/riftbound/conditions/mighty.lp).
 CONDITIONS: tuple[ConditionSpec, ...] = (

@@ -1,0 +1,24 @@
+"""The filters' registry: every kind of filter a board may name, described once
+(riftasp/specs.py, `FilterSpec`): the shared ones (below) and each ruleset's own (its plugin's
+`FILTERS`). Their encodings are encodings/filters/NAME.lp or a ruleset's own filters/NAME.lp;
+the board format, the facts and their decoding derive from these entries."""
+
+from __future__ import annotations
+
+from ..kinds import BOOLEAN, TEXT, one_of
+from ..model import ZONES
+from ..rulesets import gathered
+from ..specs import FilterSpec
+
+__all__ = ["FILTERS", "FilterSpec"]
+
+# A relation is relative to the effect's controller; `other` leaves out the effect's own object.
+SHARED: tuple[FilterSpec, ...] = (
+    FilterSpec("relation", one_of(("friendly", "enemy"), "relation")),
+    FilterSpec("zone", one_of(ZONES, "zone")),
+    FilterSpec("location", TEXT),
+    FilterSpec("other", BOOLEAN),
+)
+
+# Filter key -> its description.
+FILTERS: dict[str, FilterSpec] = gathered(SHARED, "FILTERS", lambda spec: spec.key)
