@@ -1,8 +1,8 @@
 """Each ruleset's plugin: what is truly its own on the Python side, by ruleset name.
 
-A plugin is a module with any of: `OPERATIONS` and `CONDITIONS`, the operations and kinds of
-condition only it has (riftasp/specs.py; the registries riftasp/operations/ and
-riftasp/conditions/ gather them), `OBJECT_FIELDS`, the keys its objects have besides the ones
+A plugin is a module with any of: `OPERATIONS`, `CONDITIONS` and `FILTERS`, the operations and
+kinds of condition and filter only it has (riftasp/specs.py; the registries riftasp/operations/,
+riftasp/conditions/ and riftasp/filters/ gather them), `OBJECT_FIELDS`, the keys its objects have besides the ones
 every ruleset's objects have (the board format, riftasp/board_io/fields.py), `OUTPUT` and
 `OUTPUT_ORDER`, the characteristics it reports and the order people read them in
 (`output_fields`, `output_order`), and `reference_ruleset()`, its ruleset for the reference

@@ -1,7 +1,7 @@
 """Riftbound's plugin: its objects' own keys (Might, the buff counter, a gear's Might Bonus), its
 own operation (setting Might; the encoding is encodings/riftbound/operations/set_might.lp), its
-own conditions, on Might (encodings/riftbound/conditions/), and its board generators for
-fuzzing (riftasp/strategies.py)."""
+own conditions, on Might (encodings/riftbound/conditions/), its filters on types and tags,
+what it reports of every object, and its board generators for fuzzing (riftasp/strategies.py)."""
 
 from __future__ import annotations
 
