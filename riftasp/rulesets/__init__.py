@@ -1,18 +1,23 @@
 """Each ruleset's plugin: what is truly its own on the Python side, by ruleset name.
 
-A plugin is a module with any of: `OPERATIONS`, `CONDITIONS` and `FILTERS`, the operations and
-kinds of condition and filter only it has (riftasp/specs.py; the registries riftasp/operations/,
-riftasp/conditions/ and riftasp/filters/ gather them), `OBJECT_FIELDS`, the keys its objects have besides the ones
-every ruleset's objects have (the board format, riftasp/board_io/fields.py), `OUTPUT` and
-`OUTPUT_ORDER`, the characteristics it reports and the order people read them in
-(`output_fields`, `output_order`), and `reference_ruleset()`, its ruleset for the reference
-engine (riftasp/reference/registry.py). A ruleset that extends another (riftasp/resources.py)
-takes what its plugin does not give from the base's. Its encoding, layer table and data are its
-folder
-(riftasp/resources.py). The built-in rulesets' plugins are modules here; a ruleset folder outside
-the package brings its own as `plugin.py` beside its manifest, loaded from the folders
-RIFTASP_RULESETS names when riftasp's registries are first imported (a ruleset is code the user
-installs, unlike a board, which is only ever read as data).
+A plugin is a module with any of:
+
+- `OPERATIONS`, `CONDITIONS`, `FILTERS`: the operations and kinds of condition and filter only
+  it has (riftasp/specs.py; the registries riftasp/operations/, riftasp/conditions/ and
+  riftasp/filters/ gather them);
+- `OBJECT_FIELDS`: the keys its objects have besides every ruleset's (the board format,
+  riftasp/board_io/fields.py);
+- `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in
+  (`output_fields`, `output_order`);
+- `board_strategy(profile, ruleset)`: its board generators (riftasp/fuzz.py);
+- `reference_ruleset()`: its ruleset for the reference engine (riftasp/reference/registry.py).
+
+A ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from
+the base's. Its encoding, layer table and data are its folder (riftasp/resources.py). The
+built-in rulesets' plugins are modules here; a ruleset folder outside the package brings its own
+as `plugin.py` beside its manifest, loaded from the folders RIFTASP_RULESETS names when
+riftasp's registries are first imported (a ruleset is code the user installs, unlike a board,
+which is only ever read as data).
 """
 
 from __future__ import annotations
