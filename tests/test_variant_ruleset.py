@@ -133,3 +133,14 @@ def test_a_board_uses_only_its_ruleset_s_conditions_and_filters(effect, message)
     assert (out.returncode, out.stderr) == (2, f"<stdin>: {message}\n")
     loaded = riftasp("resolve", "-", "--json", stdin=json.dumps(board | {"ruleset": "riftbound"}))
     assert loaded.returncode == 0, loaded.stderr
+
+
+def test_the_variants_files_pass_the_encoding_interface_checks():
+    # tests/test_encoding_interface.py checks every ruleset riftasp knows; run with the fixture
+    # folder, it checks the variants' files (halve.lp's header included) as well.
+    env = {**os.environ, "RIFTASP_RULESETS": str(FOLDER)}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider",
+                          str(ROOT / "tests" / "test_encoding_interface.py")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stdout[-2000:]
+    assert "6 passed" in out.stdout  # two checks for each of riftbound, halving and narrow
