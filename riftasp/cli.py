@@ -102,6 +102,7 @@ def engine_for(name: str) -> Callable[[Board], Resolution]:
 
 def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Resolution:
     from .limits import TimeLimitExceeded
+    from .rulesets import UnsupportedRuleset
     from .solver import EncodingError
 
     resolve = engine_for(engine)
@@ -114,6 +115,8 @@ def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Re
         fail(f"{board.source}: internal error in the encoding: {err}", code=INTERNAL_ERROR)
     except TimeLimitExceeded as err:
         fail(f"{board.source}: --time-limit: {err} ({engine} engine)", code=TIME_LIMIT)
+    except UnsupportedRuleset as err:
+        fail(f"{board.source}: ruleset: {err}")
 
 
 @contextmanager

@@ -34,7 +34,7 @@ def might(output: str) -> dict[str, int]:
 
 def test_the_variant_is_listed_with_its_own_operation_file_and_riftbound_s_others():
     listed = {r["name"]: r for r in json.loads(riftasp("rulesets", "--json").stdout)}
-    assert set(listed) == {"riftbound", "halving", "narrow"} and listed["halving"]["extends"] == "riftbound"
+    assert set(listed) == {"riftbound", "halving", "narrow", "tiny"} and listed["halving"]["extends"] == "riftbound"
     files = listed["halving"]["files"]
     assert str(FOLDER / "halving" / "operations" / "halve.lp") in files
     assert {"riftbound/operations/set_might.lp", "riftbound/conditions/mighty.lp", "operations/minus.lp",
@@ -143,4 +143,22 @@ def test_the_variants_files_pass_the_encoding_interface_checks():
                           str(ROOT / "tests" / "test_encoding_interface.py")],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert out.returncode == 0, out.stdout[-2000:]
-    assert "6 passed" in out.stdout  # two checks for each of riftbound, halving and narrow
+    assert "8 passed" in out.stdout  # two checks for each of riftbound, halving, narrow and tiny
+
+
+def test_a_ruleset_of_its_own_without_a_plugin_resolves_and_reports_its_families():
+    # tests/fixtures/rulesets/tiny: shared operations, conditions and filters, one file of its
+    # own, no plugin. u1 (alice's) becomes bob's; "mark" (enemies of alice) then depends on that
+    # change of controller and comes right after it; "strip" removes Mech.
+    out = riftasp("resolve", FOLDER / "tiny" / "boards" / "traits.json", "--json")
+    assert out.returncode == 0, out.stderr
+    objects = json.loads(out.stdout)["objects"]
+    assert objects["u1"] == {"controller": "bob", "name": "U", "tags": ["Marked"], "types": ["unit"],
+                             "keywords": {}, "zone": "base", "abilities": []}  # fmt: skip
+    assert objects["u2"]["tags"] == ["Marked"] and objects["u2"]["controller"] == "bob"
+    applied = [a["effect"] for a in json.loads(out.stdout)["applied"]["u1"]]
+    assert applied == ["give", "mark", "strip"]
+    # The reference engine has no ruleset "tiny": one line, exit 2.
+    ref = riftasp("resolve", FOLDER / "tiny" / "boards" / "traits.json", "--engine", "reference")
+    assert ref.returncode == 2
+    assert ref.stderr.endswith("traits.json: ruleset: the reference engine has no ruleset 'tiny'\n")

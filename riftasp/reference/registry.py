@@ -9,7 +9,7 @@ from functools import cache
 
 from ..model import Board
 from ..result import Resolution
-from ..rulesets import PLUGINS
+from ..rulesets import PLUGINS, UnsupportedRuleset
 from .core.ruleset import Ruleset
 from .procedures import recheck
 from .riftbound import Riftbound
@@ -27,13 +27,13 @@ PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve}
 @cache
 def ruleset(name: str) -> Ruleset:
     if name not in RULESETS:
-        raise ValueError(f"the reference engine has no ruleset {name!r}")
+        raise UnsupportedRuleset(f"the reference engine has no ruleset {name!r}")
     return RULESETS[name]()
 
 
 def procedure(rules: Ruleset) -> Procedure:
     if rules.procedure not in PROCEDURES:
-        raise ValueError(f"the reference engine has no procedure {rules.procedure!r}")
+        raise UnsupportedRuleset(f"the reference engine has no procedure {rules.procedure!r}")
     return PROCEDURES[rules.procedure]
 
 

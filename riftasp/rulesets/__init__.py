@@ -28,7 +28,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..resources import lineage, rulesets, ruleset_folder
+from ..resources import lineage, manifest, rulesets, ruleset_folder
 from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
 from . import riftbound
 
@@ -88,10 +88,21 @@ def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
 DEFAULT_RULESET = "riftbound"
 
 
+class UnsupportedRuleset(ValueError):
+    """An engine without the board's ruleset (or its procedure)."""
+
+
 @cache
 def output_fields(ruleset: str) -> tuple[OutputField, ...]:
-    """The characteristics the ruleset reports besides the core ones, in the JSON's order."""
-    return tuple(plugin_value(ruleset, "OUTPUT", ()))
+    """The characteristics the ruleset reports besides the core ones, in the JSON's order: its
+    plugin's `OUTPUT`, or, without one, every characteristic of its manifest's families as it is
+    (single-valued, numeric, then set-valued, each in the manifest's order)."""
+    given = plugin_value(ruleset, "OUTPUT", None)
+    if given is not None:
+        return tuple(given)
+    families = manifest(ruleset).get("characteristics", {}) if ruleset in rulesets() else {}
+    kinds = (("single_valued", "value"), ("numeric", "number"), ("set_valued", "set"))
+    return tuple(OutputField(name, kind) for family, kind in kinds for name in families.get(family, ()))
 
 
 @cache
