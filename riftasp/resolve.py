@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .batch import resolve_many  # noqa: F401 - re-exported: the library's batch entry point
+from typing import Any
+
 from .decode import decode
 from .facts import board_facts
 from .model import Board
@@ -20,3 +21,13 @@ def resolve(board: Board, time_limit: float | None = None) -> Resolution:
 def resolve_facts(facts: str, ruleset: str, time_limit: float | None = None) -> tuple[Resolution, SolveStats]:
     symbols, stats = run(facts, ruleset, time_limit=time_limit)
     return decode(symbols, ruleset, stats.withdrawn), stats
+
+
+def __getattr__(name: str) -> Any:
+    # `resolve_many`, the library's batch entry point, lives in riftasp/batch.py; imported on
+    # first use, so that resolving one board does not load it (start-up time, bench/coldstart.py).
+    if name == "resolve_many":
+        from .batch import resolve_many
+
+        return resolve_many
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
