@@ -338,7 +338,7 @@ def crosscheck(
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
 ) -> None:
     """Compare riftasp with another engine on board files; exit 0 when every supported board agrees."""
-    from .check import check as invariant_check
+    from .check import check_where_known as invariant_check
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
     from .present import printable
@@ -417,7 +417,7 @@ def fuzz(
         from .fuzz import fuzz as run_fuzz, write_counterexamples
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
-    from .check import check as invariant_check
+    from .check import check_where_known as invariant_check
     from .present import printable
     from .progress import make_progress
 

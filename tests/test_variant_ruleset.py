@@ -108,9 +108,9 @@ def test_the_schema_of_a_variant_has_its_operation_and_riftbound_s_object_keys()
 def test_the_variant_fuzzes_with_riftbound_s_boards_and_both_engines_agree(tmp_path):
     # Riftbound's generators, labelled with the variant's name; the reference engine as the
     # other engine (its own process, with the same plugins). The invariant checker knows
-    # Riftbound only, so --no-check.
+    # Riftbound only: the two engines are compared alone.
     engine = f"{sys.executable} -m riftasp.reference"
-    out = riftasp("fuzz", "--ruleset", "halving", "--engine", engine, "--no-check", "--count", 15, "--seed", 0,
+    out = riftasp("fuzz", "--ruleset", "halving", "--engine", engine, "--count", 15, "--seed", 0,
                   "--out", tmp_path / "found", "--json")  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
     report = json.loads(out.stdout)
@@ -162,3 +162,13 @@ def test_a_ruleset_of_its_own_without_a_plugin_resolves_and_reports_its_families
     ref = riftasp("resolve", FOLDER / "tiny" / "boards" / "traits.json", "--engine", "reference")
     assert ref.returncode == 2
     assert ref.stderr.endswith("traits.json: ruleset: the reference engine has no ruleset 'tiny'\n")
+
+
+def test_crosscheck_compares_the_variants_and_a_ruleset_the_engine_lacks_is_unsupported():
+    # The reference engine knows halving (its plugin's reference_ruleset) but not tiny: it
+    # answers `unsupported` (the engine protocol), which crosscheck counts apart.
+    engine = f"{sys.executable} -m riftasp.reference"
+    out = riftasp("crosscheck", "--engine", engine, FOLDER / "halving" / "boards", FOLDER / "tiny" / "boards")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("2 boards: 1 supported (1 agree, 0 disagree), 1 unsupported "
+                                 "(the reference engine has no ruleset 'tiny': 1)")  # fmt: skip

@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Imported here so the engine and its tests do not need the board reader.
     from ..board_io import BoardError, load_board_text
+    from ..rulesets import UnsupportedRuleset
 
     if not args.persistent:
         text = sys.stdin.read()
@@ -29,7 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         except BoardError as err:
             print(_one_line(err), file=sys.stderr)
             return 2
-        json.dump(resolve(board).to_json(), sys.stdout)
+        try:
+            out = resolve(board).to_json()
+        except UnsupportedRuleset as err:  # the engine protocol's answer for what it cannot do
+            out = {"unsupported": _one_line(err)}
+        json.dump(out, sys.stdout)
         sys.stdout.write("\n")
         return 0
 
@@ -41,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
             out = resolve(board).to_json()
         except BoardError as err:
             out = {"error": _one_line(err)}
+        except UnsupportedRuleset as err:
+            out = {"unsupported": _one_line(err)}
         except Exception as err:  # noqa: BLE001 - a tester must not hang on an engine bug
             out = {"error": f"internal error: {type(err).__name__}: {_one_line(err)}"}
         sys.stdout.write(json.dumps(out) + "\n")
