@@ -506,12 +506,17 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
         # riftasp's own files from its encodings folder; another folder's in full.
         return str(path.relative_to(encodings_folder())) if path.is_relative_to(encodings_folder()) else str(path)
 
-    found = [
-        {"name": name, "procedure": manifest(name).get("procedure", ""),
-         "description": manifest(name).get("description", ""), "extends": manifest(name).get("extends"),
-         "files": [shown(p) for p in encoding_files(name)]}
-        for name in names()
-    ]  # fmt: skip
+    try:
+        found = [
+            {"name": name, "procedure": manifest(name).get("procedure", ""),
+             "description": manifest(name).get("description", ""), "extends": manifest(name).get("extends"),
+             "files": [shown(p) for p in encoding_files(name)]}
+            for name in names()
+        ]  # fmt: skip
+    except KeyError as err:  # a ruleset folder that does not hold together
+        fail(f"rulesets: a manifest has no {err}")
+    except (ValueError, FileNotFoundError) as err:
+        fail(f"rulesets: {err}")
     if as_json:
         emit_json(found)
         return

@@ -77,15 +77,10 @@ def ruleset_folder(ruleset: str) -> Path:
 def manifest(ruleset: str) -> dict[str, Any]:
     """A ruleset's manifest (its folder's manifest.toml), with what it takes from the ruleset it
     extends. Its `[encoding] own` files are paths from its folder's parent (`_own_files`)."""
-    own = tomllib.loads((_ruleset_folders()[ruleset] / MANIFEST).read_text(encoding="utf-8"))
-    base_name = own.get("extends")
-    if base_name is None:
-        return own
-    if base_name not in _ruleset_folders() or base_name == ruleset:
-        raise ValueError(f"ruleset {ruleset} extends {base_name!r}, which is not a ruleset")
-    base = manifest(base_name)
-    merged = {**base, **own}
-    merged["encoding"] = {**base.get("encoding", {}), **own.get("encoding", {})}
+    merged: dict[str, Any] = {}
+    for name in reversed(lineage(ruleset)):  # the base first, each extension over it
+        declared = _declared(name)
+        merged = {**merged, **declared, "encoding": {**merged.get("encoding", {}), **declared.get("encoding", {})}}
     return merged
 
 
@@ -94,7 +89,9 @@ def lineage(ruleset: str) -> list[str]:
     if ruleset not in _ruleset_folders():
         return [ruleset]
     chain = [ruleset]
-    while (base := _declared(chain[-1]).get("extends")) is not None and base not in chain:
+    while (base := _declared(chain[-1]).get("extends")) is not None:
+        if base not in _ruleset_folders() or base in chain:
+            raise ValueError(f"ruleset {chain[-1]} extends {base!r}, which is not a ruleset it can extend")
         chain.append(base)
     return chain
 

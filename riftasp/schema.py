@@ -20,7 +20,6 @@ from .board_io.fields import (
     EFFECT,
     EFFECT_REQUIRED,
     FILTER,
-    GEAR_KEYS,
     KEYWORD_NAME_PATTERN,
     KEYWORD_PATTERN,
     ONGOING_ONLY,
@@ -36,6 +35,7 @@ from .board_io.fields import (
     Part,
     object_part,
     printed_keys,
+    type_limited_keys,
 )
 from .cards import library
 from .conditions import CONDITIONS
@@ -124,9 +124,6 @@ def _object(ruleset: str) -> Schema:
     own = object_fields(ruleset)
     # not attacking and defending at once
     schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in STATUSES]}
-    # Effect Text acts through an attachment: only gear has it; a ruleset's own key may be
-    # limited to some types too.
-    limited = [(("gear",), GEAR_KEYS)] + [(f.only_types, (f.key,)) for f in own if f.only_types]
     return schema | {
         # A card gives the printed fields; without one, name and type are needed.
         "if": {"required": ["card"]},
@@ -134,10 +131,11 @@ def _object(ruleset: str) -> Schema:
         "else": {"required": list(WITHOUT_CARD_REQUIRED)},
         # A stamp needs what it stamps (and a flag's, the flag set).
         "dependentRequired": {"attached_since": ["attached_to"], **{f.stamp: [f.key] for f in own if f.stamp}},
+        # Keys only some types may have (Effect Text: gear).
         "allOf": [{
             "if": {"required": ["type"], "properties": {"type": {"not": {"enum": list(types)}}}},
-            "then": {"not": {"anyOf": [{"required": [key]} for key in keys]}},
-        } for types, keys in limited],  # fmt: skip
+            "then": {"not": {"anyOf": [{"required": [key]}]}},
+        } for types, key, _ in type_limited_keys(ruleset)],  # fmt: skip
         "dependentSchemas": {f.stamp: {"properties": {f.key: {"const": True}}} for f in own if f.stamp},
     }
 

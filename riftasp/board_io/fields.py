@@ -109,6 +109,13 @@ WITHOUT_CARD_REQUIRED = ("name", "type")
 # Effect Text acts through an attachment: only gear has it (and a ruleset's own keys limited to
 # some types, ObjectField.only_types).
 GEAR_KEYS = ("effect_text",)
+
+
+def type_limited_keys(ruleset: str) -> list[tuple[tuple[str, ...], str, str]]:
+    """(the card types that may have it, key, model attribute) of each key only some types may
+    have: Effect Text, and the ruleset's own keys with `only_types` (Riftbound's Might Bonus)."""
+    own = [(f.only_types, f.key, f.name) for f in object_fields(ruleset) if f.only_types]
+    return [(("gear",), key, key) for key in GEAR_KEYS] + own
 TEXT_KEYS = {"rules": "rules_text", "effect": "effect_text"}
 
 # An effect stands in rules text, in Effect Text, or among the board's ongoing effects: the

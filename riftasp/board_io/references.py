@@ -20,7 +20,7 @@ from ..specs import ObjectField
 from ..ruleset_data import KeywordRules, keyword_rules
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
-from .fields import GEAR_KEYS, ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT_KEYS
+from .fields import ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT_KEYS, type_limited_keys
 
 # Object and gear types an attachment joins: only gear is attached, to a unit (or unit token).
 BEARER_TYPES = ("unit", "token")
@@ -156,7 +156,7 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
     for f in names.own:
         if f.stamp and getattr(obj, f.stamp) is not None and not getattr(obj, f.name):
             raise Invalid(key_path(path, f.stamp), f'given without "{f.key}": true')
-    _check_gear_fields(obj, path, names.own)
+    _check_gear_fields(obj, path, names.ruleset)
     if obj.attached_since is not None and obj.attached_to is None:
         raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
     if obj.attached_to is not None:
@@ -164,11 +164,10 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
         _check_attachment(obj, names.object(obj.attached_to, where), where)
 
 
-def _check_gear_fields(obj: GameObject, path: str, own: tuple[ObjectField, ...]) -> None:
-    """Effect Text acts through an attachment: only gear has it; a ruleset's own key may be
-    limited to some types too (Riftbound's Might Bonus: gear)."""
-    limited = [(("gear",), key, key) for key in GEAR_KEYS] + [(f.only_types, f.key, f.name) for f in own if f.only_types]
-    for types, key, attribute in limited:
+def _check_gear_fields(obj: GameObject, path: str, ruleset: str) -> None:
+    """Keys only some types may have: Effect Text acts through an attachment, only gear has it
+    (and Riftbound's Might Bonus)."""
+    for types, key, attribute in type_limited_keys(ruleset):
         if obj.card_type not in types and getattr(obj, attribute) not in (None, ()):
             only = " or ".join(types)
             raise Invalid(key_path(path, key), f"only {only} has {key}; {shown(obj.id)} is a {obj.card_type}")
