@@ -146,14 +146,16 @@ def solve_round(
             if step > max_steps:
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
             # One ground call per inner list, each negating only what an earlier call defined,
-            # so each is stratified and grounds to facts.
-            for parts in plan["step"]:
+            # so each is stratified and grounds to facts. The step after every object finished
+            # settles their final check in its first call; its other calls would find no object
+            # calculating, so they are left out.
+            settling = step >= 2 and _all_finished(ctl, step - 1)
+            for parts in plan["step"][:1] if settling else plan["step"]:
                 _ground(ctl, parts, {"p": step}, deadline, strict)
             for atom in ctl.symbolic_atoms.by_signature("stuck", 2):
                 raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "
                                     f"nothing in step {step}")
-            # The step after every object finished settles their final check.
-            if step >= 2 and _all_finished(ctl, step - 1):
+            if settling:
                 break
         for parts in plan["final"]:
             _ground(ctl, parts, {"n": step}, deadline, strict=False)
