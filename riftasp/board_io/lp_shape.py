@@ -16,10 +16,7 @@ from ..cards import library
 from ..limits import VALUE_MAX, VALUE_MIN
 from ..listing import TEXT_PARTS, Listing, listing_term, ongoing_listing, text_listing
 from ..model import (
-    CARD_TYPES,
-    STATUSES,
     SYMBOLIC_REFS,
-    ZONES,
     Board,
     Condition,
     Effect,
@@ -32,6 +29,7 @@ from ..model import (
 from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
 from ..resources import rulesets
+from ..ruleset_data import board_vocabulary
 from ..rulesets import PLUGINS, object_fields
 from ..specs import ObjectField
 from ..terms import decode_condition, decode_ops, decode_target, quote
@@ -338,7 +336,7 @@ def _fact_objects(
                 raise Invalid(f"object({quote(object_id)})", f"missing fact {pred}/{_VOCABULARY[pred]}")
     cards = library(ruleset)
     return tuple(
-        recognise_card(_fact_object(object_id, per_object[object_id], index, effects, fields), cards)
+        recognise_card(_fact_object(object_id, per_object[object_id], index, effects, fields, ruleset), cards)
         for index, object_id in enumerate(_object_order(per_object))
     )
 
@@ -357,7 +355,7 @@ def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list
 
 def _fact_object(
     object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect],
-    fields: tuple[ObjectField, ...],
+    fields: tuple[ObjectField, ...], ruleset: str,
 ) -> GameObject:
     def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
         return _arg(own[pred][0], position, kind, what) if own[pred] else None
@@ -374,18 +372,19 @@ def _fact_object(
             if f.stamp:
                 params[f.stamp] = None if stamp == since else stamp
         else:
-            params[f.name] = value(f.fact, "int", f.label)
+            params[f.name] = value(f.fact, "str" if f.kind.name in ("object_id", "text") else "int", f.label)
+    words = board_vocabulary(ruleset)
     return GameObject(
         id=object_id,
         name=value("name", "str", "the name"),
-        card_type=value("printed_type", CARD_TYPES, "the type"),
+        card_type=value("printed_type", words.card_types, "the type"),
         owner=value("owner", "str", "the owner"),
         controller=value("printed_controller", "str", "the controller"),
-        zone=value("zone", ZONES, "the zone"),
+        zone=value("zone", words.zones, "the zone"),
         since=since,
         tags=tuple(_arg(s, 1, "str", "a tag") for s in own["printed_tag"]),
         keywords=tuple(_fact_keyword(s) for s in own["printed_keyword"]),
-        status=tuple(_arg(s, 1, STATUSES, "the status") for s in own["status"]),
+        status=tuple(_arg(s, 1, words.statuses, "the status") for s in own["status"]),
         location=value("location", "str", "the location"),
         attached_to=value("attached", "str", "the bearer"),
         # The same canonical spelling as the JSON reader: a default stamp is None.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds import BOOLEAN, INTEGER, TEXT, one_of
-from ..model import CARD_TYPES
+from ..ruleset_data import board_vocabulary
 from ..specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 # Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
@@ -28,7 +28,7 @@ OPERATIONS: tuple[OperationSpec, ...] = (
 # Filters on the sets of types and tags (encodings/riftbound/filters/): a type is the model's
 # `card_type`.
 FILTERS: tuple[FilterSpec, ...] = (
-    FilterSpec("type", one_of(CARD_TYPES, "type"), attribute="card_type"),
+    FilterSpec("type", one_of(board_vocabulary("riftbound").card_types, "type"), attribute="card_type"),
     FilterSpec("tag", TEXT),
 )
 
