@@ -149,7 +149,7 @@ def present_encoding_files(ruleset: str) -> list[Path]:
         [encodings_folder() / f for f in files.get("core", [])]
         + [path for family, name in modules if (path := _module_path(ruleset, family, name)) is not None]
         + [procedure_root / f for f in procedure_files]
-        + _own_files(ruleset)
+        + [path for path in _own_files(ruleset) if path.is_file()]
     )
 
 
@@ -165,7 +165,8 @@ def missing_encodings(ruleset: str) -> list[str]:
     modules = [("operations", name) for name in layer_operations(ruleset)]
     modules += [(family, name) for family in ("conditions", "filters") for name in files.get(family, [])]
     missing += [f"{family}/{name}.lp" for family, name in modules if _module_path(ruleset, family, name) is None]
-    missing += [str(path) for path in _own_files(ruleset) if not path.is_file()]
+    root = encodings_folder()
+    missing += [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in _own_files(ruleset) if not p.is_file()]
     missing += [f for f in files.get("core", []) if not (encodings_folder() / f).is_file()]
     return missing
 

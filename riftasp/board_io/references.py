@@ -307,7 +307,7 @@ def _check_reach(board: Board, paths: JsonPaths | FactPaths) -> None:
     if reach is None or max(reach.might, reach.keywords) <= REACH_MAX:
         return
     obj = board.objects[reach.object_index]
-    what, value = ("Might", reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
+    what, value = (reach.label, reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
     amount = f"{value:,}" if value < 10**30 else "beyond 10^30"
     raise Invalid(
         paths.object(reach.object_index, obj),

@@ -16,9 +16,10 @@ __all__ = ["FILTERS", "FilterSpec"]
 SHARED: tuple[FilterSpec, ...] = (
     FilterSpec("relation", one_of(("friendly", "enemy"), "relation")),
     # A zone of the rulesets whose manifests list the filter.
-    FilterSpec("zone", one_of(words_of_rulesets_listing("filters", "zone", "zones"), "zone")),
-    FilterSpec("location", TEXT),
-    FilterSpec("other", BOOLEAN),
+    FilterSpec("zone", one_of(words_of_rulesets_listing("filters", "zone", "zones"), "zone"), role="after",
+               words=" in {value}"),
+    FilterSpec("location", TEXT, role="after", words=" at {value}"),
+    FilterSpec("other", BOOLEAN, role="other"),
 )
 
 # Filter key -> its description.

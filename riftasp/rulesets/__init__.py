@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from .. import model
 from ..resources import UnsupportedRuleset, lineage, manifest, rulesets, ruleset_folder
 from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
-from . import riftbound
+from . import riftbound, sorcery
 
 PLUGIN_FILE = "plugin.py"
 T = TypeVar("T")
@@ -52,7 +52,7 @@ def _folder_plugins() -> dict[str, ModuleType]:
     return found
 
 
-PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, **_folder_plugins()}
+PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, "sorcery": sorcery, **_folder_plugins()}
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
