@@ -80,7 +80,8 @@ def object_part(ruleset: str) -> Part:
         "location": TEXT,
         "tags": array(TEXT, unique=True),
         "keywords": array(KEYWORD, unique=True),
-        "status": array(one_of(words.statuses, "status"), unique=True),
+        # A ruleset without statuses (Sorcery) has no `status` key.
+        **({"status": array(one_of(words.statuses, "status"), unique=True)} if words.statuses else {}),
         "since": INTEGER,
         "attached_to": OBJECT_ID,
         "attached_since": INTEGER,

@@ -114,6 +114,11 @@ def check_object(board: Any, obj: Any, path: str) -> None:
             if getattr(obj, key):
                 raise Invalid(key_path(path, key), f"{shown(obj.id)} is in {obj.zone}; only objects in the realm have a place")
         return
+    if obj.location is not None:
+        raise Invalid(key_path(path, "location"), "a Sorcery object's place is its 'row' and 'column'")
+    if obj.attached_since is not None:
+        raise Invalid(key_path(path, "attached_since"), "a Sorcery artifact's bearer abilities date from when it entered "
+                      "the realm ('since'; docs/semantics-sorcery.md §2)")
     if carried and placed:
         key = "row" if obj.row is not None else "column"
         raise Invalid(key_path(path, key), f"{shown(obj.id)} is carried: it stands at its bearer's square")
