@@ -119,3 +119,26 @@ def test_relations_on_the_grid(relation, holder, controller, expected):
     realm = _realm()
     found = {oid for oid in realm.objects if realm.related(relation, holder, oid, controller)}
     assert found == expected
+
+
+def test_the_board_format_s_sorcery_example_reads_and_resolves():
+    from riftasp.board_io import load_board_text
+    from riftasp.reference import resolve
+
+    text = (ROOT / "docs" / "board-format.md").read_text(encoding="utf-8")
+    section = text.split("## Sorcery boards", 1)[1]
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+    res = resolve(load_board_text(example, "board-format.md"))
+    # The Land Deed gives alice the site; the Mesmerism gives her the Gorgons.
+    assert res.objects["field"].controller == "alice" and res.objects["gorgons"].controller == "alice"
+
+
+def test_the_invariant_checker_refuses_a_sorcery_board_in_one_line():
+    # Without a resolution it asks the ASP engine, which refuses; with the reference engine's,
+    # the checker itself says it restates Riftbound's rules only (docs/check.md).
+    out = riftasp("check", EXAMPLES / "land-deed.json")
+    assert (out.returncode, out.stderr.count("\n")) == (2, 1) and "cannot resolve sorcery boards yet" in out.stderr
+    golden = EXAMPLES / "land-deed.reference.expected.json"
+    out = riftasp("check", EXAMPLES / "land-deed.json", "--resolution", golden)
+    assert (out.returncode, out.stderr.count("\n")) == (2, 1)
+    assert out.stderr.endswith("the checker knows the riftbound ruleset only, not sorcery\n")
