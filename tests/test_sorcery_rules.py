@@ -46,6 +46,7 @@ def test_king_then_mesmerism_on_that_king_the_mesmerism_s_controller_controls_al
     assert mesmerism.step < king_on_soldier.step
     assert "dependency" in mesmerism.reasons and "king.mortals_control depend on it" in mesmerism.why
     assert mesmerism.timestamp == 2 and king_on_soldier.timestamp == 1  # ignoring timestamp order
+    assert king_on_soldier.depends_on == ("mesmerize",) and "dependency" in king_on_soldier.reasons
     # King's other ability: other Mortals +1 power.
     assert res.objects["soldier_a"].power == 2 and res.objects["king"].power == 3
 

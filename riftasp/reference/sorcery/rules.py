@@ -106,6 +106,8 @@ class World:
         self.index = {obj.id: n for n, obj in enumerate(board.objects)}
         self.in_realm = [obj.id for obj in board.objects if obj.zone == "realm"]
         self.state: dict[str, ObjState] = {oid: self._printed_state(self.objects[oid]) for oid in self.in_realm}
+        # Control dependencies seen so far (outside a cycle): effect -> those it waited for (§5).
+        self.waited_for: dict[tuple, set[tuple]] = {}
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -356,6 +358,8 @@ class World:
             components = strongly_connected_components(ids, {k: sorted(v) for k, v in deps.items()})
             comp = {uid: n for n, members in enumerate(components) for uid in members}
             ready = [i for i in pool if not any(comp[d] != comp[i.uid] for d in deps[i.uid])]
+            for uid, ds in deps.items():
+                self.waited_for.setdefault(uid, set()).update(d for d in ds if comp[d] != comp[uid])
             first = ready[0]
             members = components[comp[first.uid]]
             if len(members) >= 2:
@@ -372,6 +376,12 @@ class World:
                 labels.add("dependency")
         else:
             first = pool[0]
+        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()))
+        if waited:
+            depends_on = tuple(waited)
+            labels.add("dependency")
+            notes.append(f"it depends on {', '.join(waited)}, which changed the controller of its source, "
+                         "so that applied first")  # fmt: skip
         for a, b in older:
             if a == first.uid and b in {i.uid for i in ordered}:
                 labels.add("at_rest")
