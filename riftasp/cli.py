@@ -347,6 +347,7 @@ def crosscheck(
     from .present import printable
     from .progress import make_progress
     from .batch import Prefetching
+    from .rulesets import UnsupportedRuleset
     from .solver import EncodingError
 
     positive(timeout, "--timeout")
@@ -372,6 +373,8 @@ def crosscheck(
                 progress.advance()
     except EngineError as err:
         fail(str(err))
+    except UnsupportedRuleset as err:  # riftasp's own side: a ruleset without ASP encoding
+        fail(f"ruleset: {err}")
     except EncodingError as err:
         fail(f"internal error in the encoding: {err}", code=3)
     finally:

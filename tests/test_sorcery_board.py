@@ -29,7 +29,9 @@ def riftasp(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_asp_engine_refuses_a_sorcery_board_in_one_line():
     board = EXAMPLES / "land-deed.json"
-    for args in (("resolve", board), ("resolve", board, EXAMPLES / "two-kings.json"), ("explain", board, "field")):
+    crosscheck = ("crosscheck", "--engine", f"{sys.executable} -m riftasp.reference", board)
+    for args in (("resolve", board), ("resolve", board, EXAMPLES / "two-kings.json"), ("explain", board, "field"),
+                 crosscheck):  # fmt: skip
         out = riftasp(*args)
         assert (out.returncode, out.stdout) == (2, ""), args
         assert out.stderr.count("\n") == 1 and "ruleset: the asp engine cannot resolve sorcery boards yet: missing " in out.stderr
