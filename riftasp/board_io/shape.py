@@ -329,7 +329,7 @@ def _read_op(value: Any, path: str) -> Operation:
     # Any operation riftasp knows reads here (one of another ruleset is refused by name in the
     # reference checks); an unknown one is answered with the board's ruleset's.
     where = key_path(path, "op")
-    if data["op"] not in OPERATION_FIELDS:
+    if isinstance(data["op"], str) and data["op"] not in OPERATION_FIELDS:
         _enum(data["op"], where, _ruleset_names(_READING.get())[0], "operation")
     name = _enum(data["op"], where, tuple(OPERATION_FIELDS), "operation")
     readers = _OPERATION_READERS[name]
