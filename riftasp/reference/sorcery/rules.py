@@ -348,7 +348,8 @@ class World:
         labels: set[str] = set()
         # §6: an at-rest disabling ability of a minion not at rest counts as older.
         older = self.at_rest_older(ordered)
-        pool = [i for i in ordered if not any(a for a, b in older if b == i.uid and a in {j.uid for j in ordered})]
+        younger = {b for _, b in older}
+        pool = [i for i in ordered if i.uid not in younger]
         # §5: control effects wait for those that change their source's controller.
         deps = self.control_dependencies(pool)
         depends_on: tuple[str, ...] = ()
@@ -383,7 +384,7 @@ class World:
             notes.append(f"it depends on {', '.join(waited)}, which changed the controller of its source, "
                          "so that applied first")  # fmt: skip
         for a, b in older:
-            if a == first.uid and b in {i.uid for i in ordered}:
+            if a == first.uid:
                 labels.add("at_rest")
                 winner, loser = self.uid_holder(a, due), self.uid_holder(b, due)
                 notes.append(f"it counts as older than {self.uid_name(b)}: {loser} is at rest and {winner} is not")
