@@ -297,3 +297,72 @@ def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence
     # Spider removes that ability just before it applies (§3).
     res = run("root-spider")
     assert res.objects["phyxis"].silenced and not res.objects["factory"].silenced
+
+
+# -- generated boards: the reference engine's invariants -------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from budget import budget  # noqa: E402
+from riftasp.board_io import board_from_dict  # noqa: E402
+
+_CARDS = ["King of the Realm", "Sisters of Silence", "Smokestacks of Gnaak", "Pied Piper of Hameln",
+          "House Arn Bannerman", "Bound Spirit", "Bosk Troll", "Fields of Phyxis", "Infusion Factory", "Flood",
+          "Drought", "Acid Rain", "Silence", "Hillock Basilisk", "Stone-gaze Gorgons", "Foot Soldier", "Skeleton",
+          "Root Spider", "Floodplain"]  # fmt: skip
+_ARTIFACTS = ["Eerie Coral", "Land Deed", "Sword and Shield", "Plate of the Whale", "Pallid Bust"]
+
+
+@st.composite
+def sorcery_boards(draw):
+    objects, sites = [], set()
+    for n in range(draw(st.integers(1, 7))):
+        card = draw(st.sampled_from(_CARDS))
+        obj = {"id": f"o{n}", "card": card, "owner": draw(st.sampled_from(["alice", "bob"])), "zone": "realm",
+               "row": draw(st.integers(1, 4)), "column": draw(st.integers(1, 5)), "since": draw(st.integers(0, 3))}
+        if card in ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Floodplain"):
+            if (obj["row"], obj["column"]) in sites:
+                continue
+            sites.add((obj["row"], obj["column"]))
+        elif card not in ("Flood", "Drought", "Acid Rain", "Silence"):
+            if draw(st.booleans()):
+                obj["at_rest"] = True
+            if card == "Root Spider":
+                obj["burrowed"] = True
+        objects.append(obj)
+    minions = [o["id"] for o in objects if "at_rest" in o or o["card"] in ("Bosk Troll", "Foot Soldier", "Skeleton",
+               "King of the Realm", "Sisters of Silence", "Pied Piper of Hameln", "House Arn Bannerman",
+               "Bound Spirit", "Hillock Basilisk", "Stone-gaze Gorgons", "Root Spider")]  # fmt: skip
+    for n in range(draw(st.integers(0, 3)) if minions else 0):
+        art = {"id": f"a{n}", "card": draw(st.sampled_from(_ARTIFACTS)), "owner": "alice", "zone": "realm",
+               "attached_to": draw(st.sampled_from(minions)), "since": draw(st.integers(0, 3))}
+        if art["card"] == "Pallid Bust":
+            art["linked"] = "banished"
+        objects.append(art)
+    objects.append({"id": "banished", "card": "Sisters of Silence", "owner": "bob", "zone": "banished"})
+    ops = [{"op": "gain_control"}, {"op": "plus", "amount": 2}, {"op": "set_power", "value": 0}, {"op": "double"},
+           {"op": "add_type", "type": "minion"}, {"op": "gain_keywords", "keywords": ["Spellcaster"]}]
+    effects = [{"id": f"e{n}", "op": draw(st.sampled_from(ops)), "target": {"ids": [draw(st.sampled_from(objects))["id"]]},
+                "timestamp": draw(st.integers(0, 4)), "controller": draw(st.sampled_from(["alice", "bob"]))}
+               for n in range(draw(st.integers(0, 3)))]  # fmt: skip
+    return {"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": draw(st.sampled_from(["alice", "bob"])),
+            "objects": objects, "effects": effects}
+
+
+@settings(max_examples=budget(60, 1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sorcery_boards())
+def test_generated_boards_resolve_once_per_effect_and_object_and_deterministically(data):
+    board = board_from_dict(data)
+    res = resolve(board)
+    assert res.to_json() == resolve(board).to_json()
+    steps = [a.step for apps in res.applied.values() for a in apps]
+    assert sorted(steps) == list(range(1, len(steps) + 1))  # one row a step, none twice
+    for oid, apps in res.applied.items():
+        assert len({a.effect for a in apps}) == len(apps), oid  # an effect applies once to an object
+    # One pass: layer by layer, never back (but for an effect that became due late).
+    layer = {name: n for n, name in enumerate(Sorcery().layer_names)}
+    rows = sorted((a.step, layer[a.layer]) for apps in res.applied.values() for a in apps if "late" not in a.reasons)
+    assert [n for _, n in rows] == sorted(n for _, n in rows)
+    for oid, c in res.objects.items():
+        assert c.power is None or c.power >= 0
