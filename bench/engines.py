@@ -58,21 +58,28 @@ def measure(corpus: list[dict[str, Any]]) -> dict[str, Any]:
     from riftasp.resolve import resolve as asp
 
     boards = [board_from_dict(data, f"corpus[{i}]") for i, data in enumerate(corpus)]
+    # Wall seconds, and this process's CPU seconds: on a loaded machine (other jobs on its cores)
+    # the CPU figure moves much less between runs than the wall figure.
     seconds = {"asp": 0.0, "reference": 0.0}
+    cpu = {"asp": 0.0, "reference": 0.0}
     for board in boards:
         for name, engine in (("asp", asp), ("reference", reference)):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             engine(board)
             seconds[name] += time.perf_counter() - start
+            cpu[name] += time.process_time() - start_cpu
     # The same boards in batches (riftasp.batch), timed on their own after the interleaved run.
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     resolve_many(boards)
     seconds["asp_batched"] = time.perf_counter() - start
+    cpu["asp_batched"] = time.process_time() - start_cpu
     rate = {name: len(boards) / s for name, s in seconds.items()}
     return {
         "boards": len(boards),
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "boards_per_second": {k: round(v, 1) for k, v in rate.items()},
+        "cpu_seconds": {k: round(v, 3) for k, v in cpu.items()},
+        "boards_per_cpu_second": {k: round(len(boards) / v, 1) for k, v in cpu.items()},
         "reference_over_asp": round(rate["reference"] / rate["asp"], 1),
         "reference_over_asp_batched": round(rate["reference"] / rate["asp_batched"], 1),
     }
@@ -93,11 +100,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    rate = result["boards_per_second"]
+    rate, cpu_rate = result["boards_per_second"], result["boards_per_cpu_second"]
     print(f"corpus: {result['boards']} {what}")
-    print(f"asp        {rate['asp']:>9.1f} boards/s  ({result['seconds']['asp']:.2f}s)")
-    print(f"asp batch  {rate['asp_batched']:>9.1f} boards/s  ({result['seconds']['asp_batched']:.2f}s)")
-    print(f"reference  {rate['reference']:>9.1f} boards/s  ({result['seconds']['reference']:.2f}s)")
+    for key, label in (("asp", "asp"), ("asp_batched", "asp batch"), ("reference", "reference")):
+        print(f"{label:<10} {rate[key]:>9.1f} boards/s  ({result['seconds'][key]:.2f}s; "
+              f"{cpu_rate[key]:.1f} boards per CPU second)")
     print(f"reference / asp: {result['reference_over_asp']}x, reference / asp batched: "
           f"{result['reference_over_asp_batched']}x")
 

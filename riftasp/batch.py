@@ -17,12 +17,12 @@ from dataclasses import replace
 
 import clingo
 
-from .decode import decode
+from .decode import Atom, Term, Withdrawn, atoms, decode_atoms, withdrawn_terms
 from .facts import board_facts
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
 from .result import Resolution
 from .limits import Deadline
-from .solver import RoundWithdrawal, SolveStats, next_round_facts, ruleset_facts, solve_round
+from .solver import SolveStats, next_round_facts, ruleset_facts, solve_round
 from .terms import quote
 
 BATCH_SIZE = 100  # boards per program: past ~100 small boards the gain per board levels off
@@ -107,39 +107,31 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
     facts = [_scoped_facts(board, k) for k, board in enumerate(boards)]
     carried: list[list[str]] = [[] for _ in boards]
     stats = [SolveStats() for _ in boards]
-    final: list[list[clingo.Symbol]] = [[] for _ in boards]
+    final: list[list[Atom]] = [[] for _ in boards]
+    withdrawn: list[list[Withdrawn]] = [[] for _ in boards]
     deadline = Deadline(time_limit)
     active = list(range(len(boards)))
     while active:
         program = ruleset_facts(ruleset) + "".join(facts[k] + "".join(carried[k]) for k in active)
         symbols = solve_round(program, ruleset, SolveStats(), deadline)
-        shown: dict[int, list[clingo.Symbol]] = {k: [] for k in active}
-        for sym in symbols:
-            k = split.board_of(sym)
-            for part in (shown.values() if k is None else [shown[k]]):  # None: the same for all
-                part.append(sym)
+        # Plain data once per round: splitting and decoding read every atom's arguments, and
+        # each clingo accessor crosses into C.
+        memo: dict[clingo.Symbol, Term] = {}
+        shown = split.by_board(symbols, atoms(symbols, memo), active)
         going_on = []
         for k in active:
             stats[k].rounds += 1
-            if any(sym.name == "withdraw" for sym in shown[k]):
-                carried[k] += next_round_facts(shown[k], stats[k])
+            board_symbols, board_atoms = shown[k]
+            if any(atom[0] == "withdraw" for atom in board_atoms):
+                new = len(stats[k].withdrawn)
+                carried[k] += next_round_facts(board_symbols, stats[k])
+                withdrawn[k] += [split.strip_withdrawn(withdrawn_terms(w, memo), k)
+                                 for w in stats[k].withdrawn[new:]]
                 going_on.append(k)
             else:
-                final[k] = shown[k]
+                final[k] = [split.strip(atom, k) for atom in board_atoms]
         active = going_on
-    return [
-        decode([split.strip(sym, k) for sym in final[k]], ruleset, [_stripped(w, split, k) for w in stats[k].withdrawn])
-        for k in range(len(boards))
-    ]
-
-
-def _stripped(w: RoundWithdrawal, split: _Splitter, k: int) -> RoundWithdrawal:
-    return replace(
-        w,
-        instance=split.strip(w.instance, k),
-        object=split.strip(w.object, k),
-        because=tuple((split.strip(i, k), split.strip(o, k)) for i, o in w.because),
-    )
+    return [decode_atoms(final[k], ruleset, withdrawn[k]) for k in range(len(boards))]
 
 
 def _scoped_facts(board: Board, k: int) -> str:
@@ -174,49 +166,57 @@ def prefixed(board: Board, prefix: str) -> Board:
 
 
 class _Splitter:
-    """Which board a shown atom belongs to, and the atom with that board's prefix removed."""
+    """Which board a shown atom belongs to, and the atom with that board's prefix removed; on
+    atoms as plain data (riftasp.decode.atoms), whose ids are Python strings."""
 
     def __init__(self, boards: list[Board]) -> None:
         self.owner: dict[str, tuple[int, str]] = {}  # prefixed id -> (board, id)
-        self._boards: dict[clingo.Symbol, int | None] = {}
-        self._stripped: dict[clingo.Symbol, clingo.Symbol] = {}  # a symbol belongs to one board
         for k, board in enumerate(boards):
             ids = [o.id for o in board.objects] + [e.id for e in board.effects]
             ids += [e.id for o in board.objects for e in (*o.rules_text, *o.effect_text)]
             for i in ids:
                 self.owner[f"{k}:{i}"] = (k, i)
 
-    def board_of(self, sym: clingo.Symbol) -> int | None:
-        # (Memoised: the same instance and object terms recur in many atoms, and every symbol
-        # access crosses into C.)
-        if sym in self._boards:
-            return self._boards[sym]
-        self._boards[sym] = k = self._board_of(sym)
-        return k
+    def by_board(
+        self, symbols: list[clingo.Symbol], shown: list[Atom], boards: list[int]
+    ) -> dict[int, tuple[list[clingo.Symbol], list[Atom]]]:
+        """Each board's symbols and atoms (`shown[i]` is `symbols[i]` as data); an atom naming
+        no board's id (stage/4, set_valued/1) goes to every board."""
+        parts: dict[int, tuple[list[clingo.Symbol], list[Atom]]] = {k: ([], []) for k in boards}
+        for sym, atom in zip(symbols, shown):
+            k = self.board_of(atom)
+            for board_symbols, board_atoms in (parts.values() if k is None else [parts[k]]):
+                board_symbols.append(sym)
+                board_atoms.append(atom)
+        return parts
 
-    def _board_of(self, sym: clingo.Symbol) -> int | None:
-        if sym.type == clingo.SymbolType.String:
-            found = self.owner.get(sym.string)
+    def board_of(self, t: Term) -> int | None:
+        """The board of the first prefixed id in `t`, depth first."""
+        if isinstance(t, str):
+            found = self.owner.get(t)
             return None if found is None else found[0]
-        if sym.type == clingo.SymbolType.Function:
-            for arg in sym.arguments:
+        if isinstance(t, tuple):
+            for arg in t[1:]:  # t[0] is a name, not an id
                 k = self.board_of(arg)
                 if k is not None:
                     return k
         return None
 
-    def strip(self, sym: clingo.Symbol, k: int) -> clingo.Symbol:
-        if sym not in self._stripped:
-            self._stripped[sym] = self._strip(sym, k)
-        return self._stripped[sym]
+    def strip(self, t: Term, k: int) -> Term:
+        """`t` with board k's prefixed ids as the board has them (other strings kept)."""
+        if isinstance(t, str):
+            found = self.owner.get(t)
+            return found[1] if found is not None and found[0] == k else t
+        if isinstance(t, tuple) and len(t) > 1:
+            return (t[0], *[self.strip(arg, k) for arg in t[1:]])
+        return t
 
-    def _strip(self, sym: clingo.Symbol, k: int) -> clingo.Symbol:
-        if sym.type == clingo.SymbolType.String:
-            found = self.owner.get(sym.string)
-            return clingo.String(found[1]) if found is not None and found[0] == k else sym
-        if sym.type == clingo.SymbolType.Function and sym.arguments:
-            return clingo.Function(sym.name, [self.strip(a, k) for a in sym.arguments], sym.positive)
-        return sym
+    def strip_withdrawn(self, w: Withdrawn, k: int) -> Withdrawn:
+        return w._replace(
+            instance=self.strip(w.instance, k),
+            object=self.strip(w.object, k),
+            because=tuple((self.strip(i, k), self.strip(o, k)) for i, o in w.because),
+        )
 
 
 __all__ = ["BATCH_SIZE", "Prefetching", "prefixed", "resolve_many"]

@@ -1,92 +1,171 @@
-"""The solved model → a Resolution (characteristics, applications and reports)."""
+"""The solved model → a Resolution (characteristics, applications and reports).
+
+The shown symbols are first turned into plain Python data (`atoms`), once: every accessor of a
+clingo Symbol (`.name`, `.arguments`, `.string`, `.type`) crosses into C through cffi, and
+splitting and decoding a batch of small boards by accessors cost half as much CPU as all its
+ground calls (issue 9).
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import clingo
 
 from .result import Application, Characteristics, Resolution, Withdrawal
 from .rulesets import output_fields
 from .solver import RoundWithdrawal
+from .terms import quote
 
-def instance_id(sym: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
-    """The name users see for an instance term (docs/semantics.md §2)."""
-    args = [a.string if a.type == clingo.SymbolType.String else str(a) for a in sym.arguments]
-    if sym.name == "og":
-        return args[0]
-    if sym.name == "ab":
-        return f"{args[0]}@{args[1]}" if sym in copied else args[0]
-    if sym.name == "buff":
-        return f"buff:{args[0]}"
-    if sym.name == "bonus":
-        return f"bonus:{args[0]}"
-    if sym.name == "kw":
-        keyword, source, obj = sym.arguments
-        base = f"keyword:{args[0]}:{args[2]}"
-        return base if source.name == "printed" else f"{base}:{instance_id(source, copied)}"
-    return str(sym)
+# A shown term as plain data: a number is an int, a string a str, a function f(a, b) the tuple
+# ("f", a, b). So a constant is ("c",), a tuple term ("", a, b), a negated function ("-f", ...)
+# and #inf/#sup ("#inf",)/("#sup",): two terms are equal exactly when their symbols are, and
+# `show` writes each as clingo does.
+Term = int | str | tuple
+Atom = tuple  # (predicate name, argument, ...)
+
+_STRING, _NUMBER, _FUNCTION = clingo.SymbolType.String, clingo.SymbolType.Number, clingo.SymbolType.Function
+_BEFORE, _AFTER = ("before",), ("after",)  # trace_*(O, P, When, ...)
 
 
-def _s(sym: clingo.Symbol):
-    if sym.type == clingo.SymbolType.String:
+class Withdrawn(NamedTuple):
+    """A RoundWithdrawal with its instances and objects as terms."""
+
+    round: int
+    instance: Term
+    object: Term
+    failed: tuple[str, ...]
+    because: tuple[tuple[Term, Term], ...]
+
+
+def atoms(symbols: Iterable[clingo.Symbol], memo: dict[clingo.Symbol, Term] | None = None) -> list[Atom]:
+    """The shown atoms as (name, argument terms...), in their order. An atom is keyed by its
+    name, as decode always read it (the sign of a shown atom is not part of the key)."""
+    memo = {} if memo is None else memo
+    return [(sym.name, *[term(arg, memo) for arg in sym.arguments]) for sym in symbols]
+
+
+def term(sym: clingo.Symbol, memo: dict[clingo.Symbol, Term]) -> Term:
+    """`sym` as plain data; `memo` keeps each symbol converted (the same instance and object
+    terms recur in many atoms)."""
+    found = memo.get(sym)
+    if found is None:
+        memo[sym] = found = _converted(sym, memo)
+    return found
+
+
+def _converted(sym: clingo.Symbol, memo: dict[clingo.Symbol, Term]) -> Term:
+    kind = sym.type
+    if kind is _STRING:
         return sym.string
-    if sym.type == clingo.SymbolType.Number:
+    if kind is _NUMBER:
         return sym.number
-    return str(sym)
+    if kind is _FUNCTION:
+        name = sym.name if sym.positive else f"-{sym.name}"
+        return (name, *[term(arg, memo) for arg in sym.arguments])
+    return (str(sym),)  # #inf, #sup
+
+
+def show(t: Term) -> str:
+    """The term as clingo writes it (`str` of its symbol)."""
+    if isinstance(t, tuple) and len(t) == 1:  # a constant: the most common case by far
+        return t[0] or "()"
+    if isinstance(t, str):
+        return quote(t)
+    if isinstance(t, int):
+        return str(t)
+    name = t[0]
+    inner = ",".join(map(show, t[1:]))
+    return f"({inner},)" if not name and len(t) == 2 else f"{name}({inner})"
+
+
+def withdrawn_terms(w: RoundWithdrawal, memo: dict[clingo.Symbol, Term]) -> Withdrawn:
+    return Withdrawn(w.round, term(w.instance, memo), term(w.object, memo), w.failed,
+                     tuple((term(i, memo), term(o, memo)) for i, o in w.because))
+
+
+def instance_id(t: Term, copied: set[Term]) -> str:
+    """The name users see for an instance term (docs/semantics.md §2)."""
+    kind = t[0]
+    args = [a if isinstance(a, str) else show(a) for a in t[1:]]
+    if kind == "og":
+        return args[0]
+    if kind == "ab":
+        return f"{args[0]}@{args[1]}" if t in copied else args[0]
+    if kind == "buff":
+        return f"buff:{args[0]}"
+    if kind == "bonus":
+        return f"bonus:{args[0]}"
+    if kind == "kw":
+        source = t[2]
+        base = f"keyword:{args[0]}:{args[2]}"
+        return base if source[0] == "printed" else f"{base}:{instance_id(source, copied)}"
+    return show(t)
+
+
+def _s(t: Term) -> int | str:
+    """A value as the output gives it: a string or number as itself, anything else as written."""
+    return t if isinstance(t, (str, int)) else show(t)
 
 
 def decode(
     symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[RoundWithdrawal] = ()
 ) -> Resolution:
+    memo: dict[clingo.Symbol, Term] = {}
+    return decode_atoms(atoms(symbols, memo), ruleset, [withdrawn_terms(w, memo) for w in withdrawn])
+
+
+def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = ()) -> Resolution:
+    """`decode` on atoms already converted (riftasp/batch.py converts a batch's once)."""
     by: dict[str, list[tuple]] = defaultdict(list)
-    copied: set[clingo.Symbol] = set()
-    for sym in symbols:
-        if sym.name == "copied":
-            copied.add(sym.arguments[0])
+    copied: set[Term] = set()
+    for atom in shown:
+        if atom[0] == "copied":
+            copied.add(atom[1])
         else:
-            by[sym.name].append(tuple(sym.arguments))
+            by[atom[0]].append(atom[1:])
 
-    names: dict[clingo.Symbol, str] = {}
+    names: dict[Term, str] = {}
 
-    def name(sym: clingo.Symbol) -> str:
-        # Symbol access crosses into C on every call: name each instance once.
-        if sym not in names:
-            names[sym] = instance_id(sym, copied)
-        return names[sym]
+    def name(t: Term) -> str:
+        # An instance recurs in many atoms: name it once.
+        if t not in names:
+            names[t] = instance_id(t, copied)
+        return names[t]
 
     objects = _characteristics(by, copied, ruleset)
-    stages = {str(a[0]): (str(a[2]), None if str(a[3]) == "none" else str(a[3])) for a in by["stage"]}
+    stages = {a[0]: (show(a[2]), None if show(a[3]) == "none" else show(a[3])) for a in by["stage"]}
     reasons: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, step, why in by["reason"]:
-        reasons[(inst, obj, step.number)].append(str(why))
+        reasons[(inst, obj, step)].append(show(why))
     depends: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, on in by["dependency"]:
         depends[(inst, obj)].append(name(on))
     # cycle_member(O, P, I, Q): in step P the application to O was in a cycle with I on Q.
     cycle_sets: dict[tuple, set[str]] = defaultdict(set)
     for obj, step, inst, _ in by["cycle_member"]:
-        cycle_sets[(obj, step.number)].add(name(inst))
+        cycle_sets[(obj, step)].add(name(inst))
 
     applied: dict[str, list[Application]] = defaultdict(list)
     trace = _traces(by, lambda effect, obj: _ability_name(effect, obj, copied))
-    for inst, obj, step, stage, stamp in by["applied"]:
-        oid, p = obj.string, step.number
-        layer, sublayer = stages[str(stage)]
+    for inst, obj, p, stage, stamp in by["applied"]:
+        layer, sublayer = stages[stage]
         why_tags = sorted(set(reasons[(inst, obj, p)]))
         deps = sorted(depends[(inst, obj)])
         if deps:
             why_tags = sorted(set(why_tags) | {"dependency"})
         why_tags = ["timestamp"] + [t for t in why_tags if t != "timestamp"]
-        characteristic, before, after = trace[(oid, p)]
-        applied[oid].append(
+        characteristic, before, after = trace[(obj, p)]
+        applied[obj].append(
             Application(
                 effect=name(inst),
                 step=p,
                 layer=layer,
                 sublayer=sublayer,
-                timestamp=stamp.number,
-                why=_why(layer, stamp.number, why_tags, deps, sorted(cycle_sets.get((obj, p), set()) - {name(inst)})),
+                timestamp=stamp,
+                why=_why(layer, stamp, why_tags, deps, sorted(cycle_sets.get((obj, p), set()) - {name(inst)})),
                 reasons=tuple(why_tags),
                 depends_on=tuple(deps),
                 characteristic=characteristic,
@@ -101,11 +180,11 @@ def decode(
     cycles = sorted({tuple(sorted(m)) for m in cycle_sets.values() if len(m) >= 2})
     loops: dict[str, list[str]] = defaultdict(list)
     for group, obj in by["loop_member"]:
-        loops[group.string].append(obj.string)
+        loops[group].append(obj)
     ties = sorted({tuple(sorted((name(a), name(b)))) for a, b, _, _ in by["tie"] if name(a) != name(b)})
     needs: dict[str, list[str]] = defaultdict(list)
     for obj, other in by["needs"]:
-        needs[obj.string].append(other.string)
+        needs[obj].append(other)
     return Resolution(
         ruleset=ruleset,
         objects=objects,
@@ -116,7 +195,7 @@ def decode(
         needs={oid: sorted(q) for oid, q in needs.items()},
         withdrawn=_withdrawn(withdrawn, name),
         withdrawals=[
-            Withdrawal(w.object.string, name(w.instance), w.round, w.failed,
+            Withdrawal(w.object, name(w.instance), w.round, w.failed,
                        tuple(sorted({name(c) for c, _ in w.because})))
             for w in withdrawn
         ],
@@ -124,30 +203,30 @@ def decode(
     )
 
 
-def _withdrawn(rounds: list[RoundWithdrawal], name) -> dict[str, list[str]]:
+def _withdrawn(rounds: list[Withdrawn], name) -> dict[str, list[str]]:
     out: dict[str, list[str]] = defaultdict(list)
     for w in rounds:
-        out[w.object.string].append(name(w.instance))
+        out[w.object].append(name(w.instance))
     return {oid: sorted(ids) for oid, ids in out.items()}
 
 
 def _paradoxes(rows: list[tuple], name) -> list[list[str]]:
     """reported_paradox(Id, I, O): the paradox recorded as Id names instance I (on O)."""
-    sets: dict[clingo.Symbol, set[str]] = defaultdict(set)
+    sets: dict[Term, set[str]] = defaultdict(set)
     for pid, inst, _ in rows:
         sets[pid].add(name(inst))
     return sorted(sorted(members) for members in sets.values())
 
 
-def _ability_name(effect: clingo.Symbol, holder: clingo.Symbol, copied: set[clingo.Symbol]) -> str:
+def _ability_name(effect: str, holder: str, copied: set[Term]) -> str:
     """An ability as its holder holds it: `E`, or `E@H` when a copy brought it (§2)."""
-    if clingo.Function("ab", [effect, holder]) in copied:
-        return f"{effect.string}@{holder.string}"
-    return effect.string
+    if ("ab", effect, holder) in copied:
+        return f"{effect}@{holder}"
+    return effect
 
 
 def _characteristics(
-    by: dict[str, list[tuple]], copied: set[clingo.Symbol], ruleset: str
+    by: dict[str, list[tuple]], copied: set[Term], ruleset: str
 ) -> dict[str, Characteristics]:
     fields = output_fields(ruleset)
     values: dict[str, dict] = defaultdict(dict)
@@ -156,19 +235,19 @@ def _characteristics(
     abilities: dict[str, list[str]] = defaultdict(list)
     # The characteristic families (state.lp): one value, or the members of a set.
     for obj, char, value in by["result_value"]:
-        values[obj.string][char.name] = _s(value)
+        values[obj][char[0]] = _s(value)
     for obj, char, value in by["result_member"]:
-        values[obj.string].setdefault(char.name, []).append(_s(value))
+        values[obj].setdefault(char[0], []).append(_s(value))
     for obj, keyword, value in by["result_keyword"]:
-        keywords[obj.string][keyword.string] = value.number
+        keywords[obj][keyword] = value
     for obj, zone in by["result_zone"]:
-        zones[obj.string] = str(zone)
+        zones[obj] = show(zone)
     for obj, effect in by["result_ability"]:
-        abilities[obj.string].append(_ability_name(effect, obj, copied))
+        abilities[obj].append(_ability_name(effect, obj, copied))
     # Every object a result atom names, in the order they first come (callers iterate it).
     objects = dict.fromkeys([*values, *keywords, *zones, *abilities])
     # A flag is a shown atom of its own, result_<key>(O) (Riftbound's result_mighty/1).
-    flags = {f.key: {obj.string for (obj,) in by[f"result_{f.key}"]} for f in fields if f.kind == "flag"}
+    flags = {f.key: {obj for (obj,) in by[f"result_{f.key}"]} for f in fields if f.kind == "flag"}
     own = {f.key for f in fields}
     return {
         oid: Characteristics(
@@ -186,24 +265,25 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
     """(object, step) → (characteristic, before, after) for the application made then.
 
     Set-valued characteristics start empty, so an application that leaves no tag still reports
-    [] rather than nothing.
+    [] rather than nothing. (`when`, the constant before or after, is kept as a term: writing
+    it out per row cost more than the lookups.)
     """
-    chars = {(o.string, p.number): str(ch) for o, p, ch in by["trace_char"]}
-    sets = {str(ch) for (ch,) in by["set_valued"]}  # reported as sorted lists, [] when empty
+    chars = {(o, p): show(ch) for o, p, ch in by["trace_char"]}
+    sets = {show(ch) for (ch,) in by["set_valued"]}  # reported as sorted lists, [] when empty
     values: dict[tuple, object] = {}
     for obj, step, when, _char, value in by["trace_value"]:
-        values[(obj.string, step.number, str(when))] = _s(value)
+        values[(obj, step, when)] = _s(value)
     for obj, step, when, value in by["trace_root"]:
-        values[(obj.string, step.number, str(when))] = value.string
+        values[(obj, step, when)] = value
     members: dict[tuple, list] = defaultdict(list)
     for obj, step, when, _char, value in by["trace_member"]:
-        members[(obj.string, step.number, str(when))].append(_s(value))
+        members[(obj, step, when)].append(_s(value))
     keywords: dict[tuple, dict[str, int]] = defaultdict(dict)
     for obj, step, when, keyword, value in by["trace_keyword"]:
-        keywords[(obj.string, step.number, str(when))][keyword.string] = value.number
+        keywords[(obj, step, when)][keyword] = value
     abilities: dict[tuple, list[str]] = defaultdict(list)
     for obj, step, when, effect in by["trace_ability"]:
-        abilities[(obj.string, step.number, str(when))].append(name_of_ability(effect, obj))
+        abilities[(obj, step, when)].append(name_of_ability(effect, obj))
 
     def value(char: str, key: tuple) -> object:
         if char in sets:
@@ -215,7 +295,7 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
         return values.get(key)
 
     return {
-        (oid, p): (char, value(char, (oid, p, "before")), value(char, (oid, p, "after")))
+        (oid, p): (char, value(char, (oid, p, _BEFORE)), value(char, (oid, p, _AFTER)))
         for (oid, p), char in chars.items()
     }
 
