@@ -9,17 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset_data import board_vocabulary, board_zones_everywhere
-
 # The ruleset of a board that names none.
 DEFAULT_RULESET = "riftbound"
-# Each ruleset's card types, zones and statuses are its manifest's `[board]`
-# (riftasp/ruleset_data.py, `board_vocabulary`); these are the default ruleset's.
-_DEFAULT_WORDS = board_vocabulary(DEFAULT_RULESET)
-BOARD_ZONES = _DEFAULT_WORDS.board_zones
-ZONES = _DEFAULT_WORDS.zones
-CARD_TYPES = _DEFAULT_WORDS.card_types
-STATUSES = _DEFAULT_WORDS.statuses
+# Each ruleset's card types, zones and statuses are its own (riftasp/ruleset_data.py,
+# `board_vocabulary`: its manifest's `[board]` or its plugin's `BOARD`); `model.CARD_TYPES`,
+# `ZONES`, `BOARD_ZONES` and `STATUSES` are the default ruleset's, read when first asked for.
+_DEFAULT_WORDS = {"CARD_TYPES": "card_types", "ZONES": "zones", "BOARD_ZONES": "board_zones", "STATUSES": "statuses"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEFAULT_WORDS:
+        from .ruleset_data import board_vocabulary  # the plugins, which it may read, import this module
+
+        return getattr(board_vocabulary(DEFAULT_RULESET), _DEFAULT_WORDS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # References an effect can make to an object, besides a plain object id.
 SYMBOLIC_REFS = ("self", "bearer", "target")
@@ -176,7 +179,13 @@ class GameObject(Parameters):
     @property
     def on_board(self) -> bool:
         # A zone on the board in any ruleset: no ruleset has it off the board (ruleset_data).
-        return self.zone in board_zones_everywhere()
+        return self.zone in _board_zones()
+
+
+def _board_zones() -> frozenset[str]:
+    from .ruleset_data import board_zones_everywhere
+
+    return board_zones_everywhere()
 
 
 @dataclass(frozen=True)

@@ -82,9 +82,17 @@ class BoardVocabulary:
 
 @cache
 def board_vocabulary(ruleset: str) -> BoardVocabulary:
+    """The ruleset's board words: its manifest's `[board]`, else its plugin's `BOARD` (or that of
+    the ruleset it extends: Riftbound's is its plugin's)."""
     table = manifest(ruleset).get("board")
     if table is None:
-        raise ValueError(f"ruleset {ruleset}: its manifest has no [board] (card_types, zones, board_zones)")
+        from .rulesets import plugin_value  # imported here: the plugins import this module
+
+        given = plugin_value(ruleset, "BOARD", None)
+        if given is None:
+            raise ValueError(f"ruleset {ruleset}: neither its manifest's [board] nor its plugin's BOARD gives "
+                             "its card types and zones")
+        return given
     words = BoardVocabulary(
         card_types=tuple(table["card_types"]),
         zones=tuple(table["zones"]),

@@ -7,6 +7,9 @@ A plugin is a module with any of:
   riftasp/filters/ gather them);
 - `OBJECT_FIELDS`: the keys its objects have besides every ruleset's (the board format,
   riftasp/board_io/fields.py);
+- `BOARD`: its card types, zones, statuses and attachments (riftasp/ruleset_data.py,
+  `BoardVocabulary`), when its manifest has no `[board]` (Riftbound's);
+- `check_object(board, obj, path)`: its own checks of an object (riftasp/board_io/references.py);
 - `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in
   (`output_fields`, `output_order`);
 - `board_strategy(profile, ruleset)`: its board generators (riftasp/fuzz.py);
