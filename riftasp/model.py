@@ -9,10 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-BOARD_ZONES = ("base", "battlefield")
-ZONES = ("base", "battlefield", "hand", "deck", "trash", "banishment")
-CARD_TYPES = ("unit", "gear", "spell", "rune", "legend", "battlefield", "token")
-STATUSES = ("attacking", "defending")
+# The ruleset of a board that names none.
+DEFAULT_RULESET = "riftbound"
+# Each ruleset's card types, zones and statuses are its own (riftasp/ruleset_data.py,
+# `board_vocabulary`: its manifest's `[board]` or its plugin's `BOARD`); `model.CARD_TYPES`,
+# `ZONES`, `BOARD_ZONES` and `STATUSES` are the default ruleset's, read when first asked for.
+_DEFAULT_WORDS = {"CARD_TYPES": "card_types", "ZONES": "zones", "BOARD_ZONES": "board_zones", "STATUSES": "statuses"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEFAULT_WORDS:
+        from .ruleset_data import board_vocabulary  # the plugins, which it may read, import this module
+
+        return getattr(board_vocabulary(DEFAULT_RULESET), _DEFAULT_WORDS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # References an effect can make to an object, besides a plain object id.
 SYMBOLIC_REFS = ("self", "bearer", "target")
@@ -168,7 +178,14 @@ class GameObject(Parameters):
 
     @property
     def on_board(self) -> bool:
-        return self.zone in BOARD_ZONES
+        # A zone on the board in any ruleset: no ruleset has it off the board (ruleset_data).
+        return self.zone in _board_zones()
+
+
+def _board_zones() -> frozenset[str]:
+    from .ruleset_data import board_zones_everywhere
+
+    return board_zones_everywhere()
 
 
 @dataclass(frozen=True)
@@ -184,6 +201,6 @@ class Board:
     active_player: str | None
     objects: tuple[GameObject, ...]
     effects: tuple[Effect, ...] = ()
-    ruleset: str = "riftbound"
+    ruleset: str = DEFAULT_RULESET
     settings: Settings = field(default_factory=Settings)
     source: str = "<board>"  # the file it came from, for error messages

@@ -7,6 +7,9 @@ A plugin is a module with any of:
   riftasp/filters/ gather them);
 - `OBJECT_FIELDS`: the keys its objects have besides every ruleset's (the board format,
   riftasp/board_io/fields.py);
+- `BOARD`: its card types, zones, statuses and attachments (riftasp/ruleset_data.py,
+  `BoardVocabulary`), when its manifest has no `[board]` (Riftbound's);
+- `check_object(board, obj, path)`: its own checks of an object (riftasp/board_io/references.py);
 - `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in
   (`output_fields`, `output_order`);
 - `board_strategy(profile, ruleset)`: its board generators (riftasp/fuzz.py);
@@ -28,9 +31,10 @@ from functools import cache
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..resources import lineage, manifest, rulesets, ruleset_folder
+from .. import model
+from ..resources import UnsupportedRuleset, lineage, manifest, rulesets, ruleset_folder
 from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
-from . import riftbound
+from . import riftbound, sorcery
 
 PLUGIN_FILE = "plugin.py"
 T = TypeVar("T")
@@ -51,7 +55,7 @@ def _folder_plugins() -> dict[str, ModuleType]:
     return found
 
 
-PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, **_folder_plugins()}
+PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, "sorcery": sorcery, **_folder_plugins()}
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
@@ -85,11 +89,7 @@ def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
 
 
 # The ruleset of a board (riftasp/model.py `Board.ruleset`) or a result without one.
-DEFAULT_RULESET = "riftbound"
-
-
-class UnsupportedRuleset(ValueError):
-    """An engine without the board's ruleset (or its procedure)."""
+DEFAULT_RULESET = model.DEFAULT_RULESET
 
 
 @cache
