@@ -8,17 +8,13 @@ import json
 
 import pytest
 
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
-
 from budget import budget
+from corpus import generated
 from conftest import EXAMPLE_BOARDS
 from riftasp.batch import prefixed, resolve_many
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.cli import app
-from riftasp.fuzz import fixed_constants
 from riftasp.resolve import resolve
-from riftasp.strategies import boards as board_strategy
 
 
 def alone_and_together(boards, batch_size=100):
@@ -32,21 +28,6 @@ def test_every_example_resolves_in_a_batch_as_it_does_alone():
     for path, resolution in zip(EXAMPLE_BOARDS, together):
         alone = json.loads(path.with_name(path.stem + ".expected.json").read_text(encoding="utf-8"))
         assert resolution.to_json() == alone, path.name
-
-
-def generated(count: int, seed: int) -> list:
-    drawn: list = []
-
-    @hypothesis_seed(seed)
-    @settings(database=None, max_examples=count, phases=(Phase.generate,), deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(board_strategy())
-    def collect(data) -> None:
-        drawn.append(data)
-
-    with fixed_constants():
-        collect()
-    return [board_from_dict(d, f"generated[{i}]") for i, d in enumerate(drawn)]
 
 
 @pytest.mark.thorough

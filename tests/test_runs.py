@@ -1,4 +1,4 @@
-"""Runs (docs/semantics.md §6.11, issue 9): a step may apply several applications of one group,
+"""Runs (docs/semantics.md §6 "Runs", issue 9): a step may apply several applications of one group,
 one after the other in the order of their keys, while each one before changes nothing another
 application reads. The answer — values, steps, reasons, the trace's before and after — is the
 one the calculation one application per step gives: the reference engine's, which never runs."""
@@ -8,16 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 
 from budget import budget
+from corpus import generated
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
-from riftasp.fuzz import fixed_constants
 from riftasp.reference import resolve as reference
 from riftasp.resolve import resolve_facts
-from riftasp.strategies import boards as board_strategy
 
 
 def unit(oid: str, might: int = 1, **more: Any) -> dict:
@@ -115,21 +112,6 @@ def test_runs_on_objects_that_read_each_other():
     assert (asp["objects"]["a"]["might"], asp["objects"]["b"]["might"]) == (9, 6)
     # a's first step comes after the step that found b finished.
     assert asp["applied"]["a"][0]["step"] == asp["applied"]["b"][-1]["step"] + 2
-
-
-def generated(count: int, seed: int) -> list:
-    drawn: list = []
-
-    @hypothesis_seed(seed)
-    @settings(database=None, max_examples=count, phases=(Phase.generate,), deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(board_strategy())
-    def collect(data) -> None:
-        drawn.append(data)
-
-    with fixed_constants():
-        collect()
-    return [board_from_dict(d, f"generated[{i}]") for i, d in enumerate(drawn)]
 
 
 @pytest.mark.parametrize("seed", [11, 12])
