@@ -10,10 +10,11 @@ from typing import Any
 import clingo
 
 from .conditions import CONDITIONS
+from .filters import FILTERS
 from .model import Effect, Keyword, Operation, Parameters, Target, given_params
 from .operations import OPERATIONS
 from .resources import card_library
-from .ruleset_data import characteristic_families
+from .ruleset_data import board_vocabulary, characteristic_families
 from .rulesets import object_fields
 from .specs import ObjectField
 from .terms import decode_condition, decode_ops, decode_target
@@ -164,32 +165,49 @@ def library_text(ruleset: str) -> str:
 def card_text(card: CardDef, ruleset: str) -> str:
     """The card's text in words, one line per effect, with the effect's key."""
     number = characteristic_families(ruleset)["arithmetic"][0].capitalize()
-    lines = [f"[{key}] {effect_sentence(e, number, 'rules')}" for key, e in card.rules_text]
-    lines += [f"[{key}] Attached effect: {effect_sentence(e, number, 'effect')}" for key, e in card.effect_text]
+    bearer = _bearer_words(ruleset)
+    lines = [f"[{key}] {effect_sentence(e, number, 'rules', bearer)}" for key, e in card.rules_text]
+    lines += [f"[{key}] Attached effect: {effect_sentence(e, number, 'effect', bearer)}" for key, e in card.effect_text]
     return "\n".join(lines)
 
 
-def effect_sentence(effect: Effect, number: str, context: str = "rules") -> str:
+def _bearer_words(ruleset: str) -> str:
+    """What the card library calls the object an attached card is attached to: "the unit I'm
+    attached to" (the ruleset's first bearer type, its manifest's `[board] bearers`)."""
+    bearers = board_vocabulary(ruleset).bearers
+    return f"the {bearers[0] if bearers else 'object'} I'm attached to"
+
+
+def effect_sentence(effect: Effect, number: str, context: str = "rules",
+                    bearer: str = "the unit I'm attached to") -> str:  # fmt: skip
     """An effect in words: `While I'm Mighty, I gain Deflect, Ganking and Shield.` (`number`
-    names the ruleset's arithmetic characteristic.)"""
-    who = _target_words(effect.target, context)
+    names the ruleset's arithmetic characteristic, `bearer` the object an attached card is
+    attached to.)"""
+    who = _target_words(effect.target, context, bearer)
     text = f"{who} {_op_words(effect.op, third_person=who not in ('I',), number=number)}"
     if effect.conditions:
-        text = "While " + " and ".join(_condition_words(c) for c in effect.conditions) + ", " + text
+        text = "While " + " and ".join(_condition_words(c, bearer) for c in effect.conditions) + ", " + text
     return text[0].upper() + text[1:] + "."
 
 
-def _target_words(target: Target, context: str) -> str:
+def _target_words(target: Target, context: str, bearer: str) -> str:
     if target.kind == "self":
         return "I"
     if target.kind == "bearer":
-        return "the unit I'm attached to"
+        return bearer
     if target.kind == "ids":
         return " and ".join(target.ids)
     f = target.filter
-    words = [w for w in (f.relation, f.tag, f.card_type or "object") if w] if f else ["object"]
-    where = f" at {f.location}" if f and f.location else f" in {f.zone}" if f and f.zone else ""
-    return ("each other " if f and f.other else "each ") + " ".join(words) + where
+    if f is None:
+        return "each object"
+    given = [(spec, getattr(f, spec.name)) for spec in FILTERS.values() if getattr(f, spec.name) is not None]
+    said = lambda spec, value: spec.words if value is True else spec.words.format(value=value)  # noqa: E731
+    words = [said(spec, v) for spec, v in given if spec.role == "adjective"]
+    words += [said(spec, v) for spec, v in given if spec.role == "noun"] or ["object"]
+    # One place is said: the narrowest, the last the registry lists that the filter gives (a
+    # location before a zone).
+    where = next((said(spec, v) for spec, v in reversed(given) if spec.role == "after"), "")
+    return ("each other " if f.other else "each ") + " ".join(words) + where
 
 
 def _op_words(op: Operation, third_person: bool, number: str) -> str:
@@ -207,9 +225,9 @@ def _op_words(op: Operation, third_person: bool, number: str) -> str:
     return OPERATIONS[op.name].words.format(**words)
 
 
-def _condition_words(c) -> str:
-    who = {"self": "I'm", "bearer": "the unit I'm attached to is", "target": "it is"}.get(c.of, f"{c.of} is")
-    has = {"self": "I have", "bearer": "the unit I'm attached to has", "target": "it has"}.get(c.of, f"{c.of} has")
+def _condition_words(c, bearer: str = "the unit I'm attached to") -> str:
+    who = {"self": "I'm", "bearer": f"{bearer} is", "target": "it is"}.get(c.of, f"{c.of} is")
+    has = {"self": "I have", "bearer": f"{bearer} has", "target": "it has"}.get(c.of, f"{c.of} has")
     spec = CONDITIONS[c.kind]
     parameter = None if spec.key is None else getattr(c, spec.key)
     return spec.words.format(who=who, has=has, parameter=parameter)

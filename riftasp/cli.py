@@ -189,10 +189,13 @@ def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list
         return [run_engine(board, engine, time_limit) for board in boards]
     from .batch import resolve_many
     from .limits import TimeLimitExceeded
+    from .rulesets import UnsupportedRuleset
     from .solver import EncodingError
 
     try:
         return resolve_many(boards, time_limit=time_limit)
+    except UnsupportedRuleset as err:
+        fail(f"ruleset: {err}")
     except EncodingError as err:
         fail(f"internal error in the encoding: {err}", code=INTERNAL_ERROR)
     except TimeLimitExceeded as err:
@@ -344,6 +347,7 @@ def crosscheck(
     from .present import printable
     from .progress import make_progress
     from .batch import Prefetching
+    from .rulesets import UnsupportedRuleset
     from .solver import EncodingError
 
     positive(timeout, "--timeout")
@@ -369,6 +373,8 @@ def crosscheck(
                 progress.advance()
     except EngineError as err:
         fail(str(err))
+    except UnsupportedRuleset as err:  # riftasp's own side: a ruleset without ASP encoding
+        fail(f"ruleset: {err}")
     except EncodingError as err:
         fail(f"internal error in the encoding: {err}", code=3)
     finally:
@@ -500,19 +506,22 @@ def cards(
 @app.command()
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """The rulesets riftasp knows: name, scheduling procedure, description and encoding files."""
-    from .resources import encoding_files, encodings_folder, manifest, rulesets as names
+    from .resources import encodings_folder, manifest, missing_encodings, present_encoding_files, rulesets as names
 
     def shown(path: Path) -> str:
         # riftasp's own files from its encodings folder; another folder's in full.
         return str(path.relative_to(encodings_folder())) if path.is_relative_to(encodings_folder()) else str(path)
 
+    def described(name: str) -> dict:
+        entry = {"name": name, "procedure": manifest(name).get("procedure", ""),
+                 "description": manifest(name).get("description", ""), "extends": manifest(name).get("extends"),
+                 "files": [shown(p) for p in present_encoding_files(name)]}  # fmt: skip
+        # A ruleset whose encoding is not written yet: the ASP engine refuses its boards.
+        missing = missing_encodings(name)
+        return entry | {"missing": missing} if missing else entry
+
     try:
-        found = [
-            {"name": name, "procedure": manifest(name).get("procedure", ""),
-             "description": manifest(name).get("description", ""), "extends": manifest(name).get("extends"),
-             "files": [shown(p) for p in encoding_files(name)]}
-            for name in names()
-        ]  # fmt: skip
+        found = [described(name) for name in names()]
     except KeyError as err:  # a ruleset folder that does not hold together
         fail(f"rulesets: a manifest has no {err}")
     except (ValueError, FileNotFoundError) as err:
@@ -523,6 +532,8 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
     for r in found:
         typer.echo(f"{r['name']:<12} {r['procedure']:<10} {r['description']}")
         typer.echo(f"{'':<12} files: {', '.join(r['files'])}")
+        if r.get("missing"):
+            typer.echo(f"{'':<12} missing (the asp engine cannot resolve its boards yet): {', '.join(r['missing'])}")
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ The vocabulary (all ids, names, players, tags and keywords are strings):
     printed_tag(O, T).  printed_keyword(O, K, N)  (N = 0: no number).  status(O, S).
     since(O, T).  attached(G, B, T).
     and the ruleset's own keys (its plugin's OBJECT_FIELDS, riftasp/rulesets/): Riftbound's
-    printed_might(O, N), buff(O, T), might_bonus(G, N).
+    printed_might(O, N), buff(O, T), might_bonus(G, N); Sorcery's printed_power(O, N), row(O, N),
+    column(O, N), at_rest(O, T), linked(O, O2) ….
     text(O, E, rules|effect, Listing).
     ongoing(E, Listing).  effect_controller(E, P).  effect_source(E, O).
     effect_timestamp(E, T).  effect_op(E, Op).  effect_target(E, Kind).
@@ -84,7 +85,7 @@ def own_facts(obj: GameObject, o: str, own: tuple[ObjectField, ...]) -> list[str
                 stamp = getattr(obj, f.stamp) if f.stamp else None
                 lines.append(f"{f.fact}({o},{obj.since if stamp is None else stamp}).")
         elif value is not None:
-            lines.append(f"{f.fact}({o},{value}).")
+            lines.append(f"{f.fact}({o},{quote(value) if f.kind.name in ('object_id', 'text') else value}).")
     return lines
 
 

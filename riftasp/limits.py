@@ -12,8 +12,10 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .model import Board, Effect, Operation
+from .model import Board, Effect, GameObject, Operation
 from .operations import OPERATIONS
+from .rulesets import object_fields
+from .specs import ObjectField
 
 # Every integer in a board: Might, amounts, values, bonuses, keyword numbers, timestamps.
 VALUE_MAX = 1_000_000
@@ -61,8 +63,9 @@ class Reach:
     """The worst case on one object: the largest |Might| and keyword total effects can build."""
 
     object_index: int
-    might: int
+    might: int  # the ruleset's arithmetic number (Riftbound's Might, Sorcery's power)
     keywords: int
+    label: str = "Might"  # what messages call that number (its printed key's label)
 
 
 def might_reach(board: Board) -> Reach | None:
@@ -75,8 +78,9 @@ def might_reach(board: Board) -> Reach | None:
     on_board = [i for i, obj in enumerate(board.objects) if obj.on_board]
     if not on_board:
         return None
-    broad, narrow = _sums(board)
-    start = _largest_start(board)
+    roles = _roles(board)
+    broad, narrow = _sums(board, roles)
+    start = _largest_start(board, roles)
     printed_keywords = max(sum(k.value or 1 for k in obj.keywords) for obj in board.objects)
     worst: Reach | None = None
     for index in on_board:
@@ -90,12 +94,25 @@ def might_reach(board: Board) -> Reach | None:
         up = (start + total.up + keywords) << min(total.doubles, 64)
         might = max(up, start + total.down)
         if worst is None or (might, keywords) > (worst.might, worst.keywords):
-            worst = Reach(index, might, keywords)
+            worst = Reach(index, might, keywords, roles["start"][0].label if roles["start"] else "Might")
     return worst
 
 
-def _largest_start(board: Board) -> int:
-    values = [abs(obj.might) for obj in board.objects if obj.might is not None]
+def _roles(board: Board) -> dict[str, list[ObjectField]]:
+    """The ruleset's own object keys by what they mean for its arithmetic (ObjectField.reach)."""
+    roles: dict[str, list[ObjectField]] = {"start": [], "bearer": [], "plus_one": []}
+    for f in object_fields(board.ruleset):
+        if f.reach:
+            roles[f.reach].append(f)
+    return roles
+
+
+def _numbers(obj: GameObject, fields: list[ObjectField]) -> list[int]:
+    return [value for f in fields if (value := getattr(obj, f.name)) is not None]
+
+
+def _largest_start(board: Board, roles: dict[str, list[ObjectField]]) -> int:
+    values = [abs(v) for obj in board.objects for v in _numbers(obj, roles["start"])]
     values += [abs(e.op.value) for e in _all_effects(board) if _reach(e.op) == "starts"]
     return max(values, default=0)
 
@@ -104,7 +121,7 @@ def _all_effects(board: Board) -> list[Effect]:
     return [e for obj in board.objects for e in (*obj.rules_text, *obj.effect_text)] + list(board.effects)
 
 
-def _sums(board: Board) -> tuple[_Sum, dict[str, _Sum]]:
+def _sums(board: Board, roles: dict[str, list[ObjectField]]) -> tuple[_Sum, dict[str, _Sum]]:
     """What reaches every object (`broad`), and what reaches only named objects (`narrow`)."""
     broad = _Sum()
     narrow: dict[str, _Sum] = defaultdict(_Sum)
@@ -119,11 +136,12 @@ def _sums(board: Board) -> tuple[_Sum, dict[str, _Sum]]:
         if bearer is not None:
             for effect in obj.effect_text:
                 _place(effect, bearer.id, 1, broad, narrow)
-            if obj.might_bonus is not None:
+            for bonus in _numbers(obj, roles["bearer"]):
                 own = narrow[bearer.id]
-                own.up, own.down = own.up + max(obj.might_bonus, 0), own.down + max(-obj.might_bonus, 0)
-        if obj.buffed:
-            narrow[obj.id].up += 1
+                own.up, own.down = own.up + max(bonus, 0), own.down + max(-bonus, 0)
+        counters = sum(1 for f in roles["plus_one"] if getattr(obj, f.name))
+        if counters:
+            narrow[obj.id].up += counters
     for effect in board.effects:
         _place(effect, effect.source, 1, broad, narrow)
     return broad, narrow

@@ -9,10 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-BOARD_ZONES = ("base", "battlefield")
-ZONES = ("base", "battlefield", "hand", "deck", "trash", "banishment")
-CARD_TYPES = ("unit", "gear", "spell", "rune", "legend", "battlefield", "token")
-STATUSES = ("attacking", "defending")
+from .ruleset_data import board_vocabulary, board_zones_everywhere
+
+# The ruleset of a board that names none.
+DEFAULT_RULESET = "riftbound"
+# Each ruleset's card types, zones and statuses are its manifest's `[board]`
+# (riftasp/ruleset_data.py, `board_vocabulary`); these are the default ruleset's.
+_DEFAULT_WORDS = board_vocabulary(DEFAULT_RULESET)
+BOARD_ZONES = _DEFAULT_WORDS.board_zones
+ZONES = _DEFAULT_WORDS.zones
+CARD_TYPES = _DEFAULT_WORDS.card_types
+STATUSES = _DEFAULT_WORDS.statuses
 
 # References an effect can make to an object, besides a plain object id.
 SYMBOLIC_REFS = ("self", "bearer", "target")
@@ -168,7 +175,8 @@ class GameObject(Parameters):
 
     @property
     def on_board(self) -> bool:
-        return self.zone in BOARD_ZONES
+        # A zone on the board in any ruleset: no ruleset has it off the board (ruleset_data).
+        return self.zone in board_zones_everywhere()
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,6 @@ class Board:
     active_player: str | None
     objects: tuple[GameObject, ...]
     effects: tuple[Effect, ...] = ()
-    ruleset: str = "riftbound"
+    ruleset: str = DEFAULT_RULESET
     settings: Settings = field(default_factory=Settings)
     source: str = "<board>"  # the file it came from, for error messages

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from .operations import OPERATIONS
+from .resources import layer_operations, rulesets
+from .rulesets import plugin_value
 
 # Feature name -> what leaving it out means for the generated boards.
 FEATURES: dict[str, str] = {
@@ -37,7 +39,10 @@ FEATURES: dict[str, str] = {
     "immediate": "no board uses condition_timing immediate",
     "buffs": "no buffs",
 }  # fmt: skip
-OPERATION_NAMES = tuple(OPERATIONS)
+# The operations of the rulesets that have board generators (their plugin's `board_strategy`):
+# those a generated board can hold (Sorcery has none yet).
+_FUZZED = {op for r in rulesets() if plugin_value(r, "board_strategy", None) for op in layer_operations(r)}
+OPERATION_NAMES = tuple(name for name, spec in OPERATIONS.items() if spec.functor in _FUZZED)
 NAMES = (*OPERATION_NAMES, *FEATURES)
 PROFILE_KEYS = ("without", "max_objects", "max_effects")
 MAX_OBJECTS, MAX_EFFECTS = 6, 6

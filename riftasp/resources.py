@@ -24,6 +24,12 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
+
+
+class UnsupportedRuleset(ValueError):
+    """An engine without the board's ruleset (or its procedure, or its encoding files)."""
+
+
 MANIFEST = "manifest.toml"
 PROCEDURE = "procedure.toml"
 _extra_folders: list[Path] = []
@@ -51,6 +57,9 @@ def add_ruleset_folder(folder: Path) -> None:
     manifest.cache_clear()
     _declared.cache_clear()
     procedure.cache_clear()
+    from .ruleset_data import board_zones_everywhere  # imported here: it imports this module
+
+    board_zones_everywhere.cache_clear()
 
 
 @cache
@@ -117,17 +126,53 @@ def encoding_files(ruleset: str) -> list[Path]:
     (relative to the encodings folder), one file per operation its layer table names and one
     per kind of condition and of filter it lists (its own `operations/NAME.lp`,
     `conditions/NAME.lp` or `filters/NAME.lp`, else the shared one in `encodings/`), its
-    procedure's files, then its own (relative to its folder's parent)."""
+    procedure's files, then its own (relative to its folder's parent).
+
+    A ruleset whose encoding is not written yet (its procedure or a module has no file:
+    `missing_encodings`) cannot be resolved by the ASP engine: UnsupportedRuleset, one line."""
+    missing = missing_encodings(ruleset)
+    if missing:
+        shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        raise UnsupportedRuleset(f"the asp engine cannot resolve {ruleset} boards yet: missing {shown}")
+    return present_encoding_files(ruleset)
+
+
+def present_encoding_files(ruleset: str) -> list[Path]:
+    """The files of `encoding_files` that exist (all of them, for a ruleset the ASP engine can
+    resolve)."""
     files = manifest(ruleset)["encoding"]
+    modules = [("operations", name) for name in layer_operations(ruleset)]
+    modules += [(family, name) for family in ("conditions", "filters") for name in files.get(family, [])]
+    procedure_files = procedure(ruleset)["files"] if _procedure_file(ruleset).is_file() else []
     procedure_root = encodings_folder() / "procedures" / manifest(ruleset)["procedure"]
     return (
         [encodings_folder() / f for f in files.get("core", [])]
-        + [module_file(ruleset, "operations", name) for name in layer_operations(ruleset)]
-        + [module_file(ruleset, "conditions", name) for name in files.get("conditions", [])]
-        + [module_file(ruleset, "filters", name) for name in files.get("filters", [])]
-        + [procedure_root / f for f in procedure(ruleset)["files"]]
-        + _own_files(ruleset)
+        + [path for family, name in modules if (path := _module_path(ruleset, family, name)) is not None]
+        + [procedure_root / f for f in procedure_files]
+        + [path for path in _own_files(ruleset) if path.is_file()]
     )
+
+
+def missing_encodings(ruleset: str) -> list[str]:
+    """What the ruleset's manifest names that has no file yet: its procedure's `procedure.toml`,
+    its operations', conditions' and filters' encodings (as `operations/NAME.lp`) and its own
+    files. Empty for a ruleset the ASP engine can resolve."""
+    files = manifest(ruleset)["encoding"]
+    missing = []
+    procedure_file = _procedure_file(ruleset)
+    if not procedure_file.is_file():
+        missing.append(str(procedure_file.relative_to(encodings_folder().parent)))
+    modules = [("operations", name) for name in layer_operations(ruleset)]
+    modules += [(family, name) for family in ("conditions", "filters") for name in files.get(family, [])]
+    missing += [f"{family}/{name}.lp" for family, name in modules if _module_path(ruleset, family, name) is None]
+    root = encodings_folder()
+    missing += [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in _own_files(ruleset) if not p.is_file()]
+    missing += [f for f in files.get("core", []) if not (encodings_folder() / f).is_file()]
+    return missing
+
+
+def _procedure_file(ruleset: str) -> Path:
+    return encodings_folder() / "procedures" / manifest(ruleset)["procedure"] / PROCEDURE
 
 
 def layer_operations(ruleset: str) -> list[str]:
@@ -140,12 +185,22 @@ def module_file(ruleset: str, family: str, name: str) -> Path:
     """The encoding of an operation, a kind of condition or a kind of filter (`family`:
     "operations", "conditions", "filters"): the ruleset's own, else that of the ruleset it extends (and so on), else the
     shared one."""
-    places = [_ruleset_folders()[r] / family for r in lineage(ruleset)] + [encodings_folder() / family]
-    for place in places:
+    path = _module_path(ruleset, family, name)
+    if path is None:
+        looked = ", ".join(str(p) for p in _module_places(ruleset, family))
+        raise FileNotFoundError(f"ruleset {ruleset}: {family} {name} has no encoding file (looked in {looked})")
+    return path
+
+
+def _module_places(ruleset: str, family: str) -> list[Path]:
+    return [_ruleset_folders()[r] / family for r in lineage(ruleset)] + [encodings_folder() / family]
+
+
+def _module_path(ruleset: str, family: str, name: str) -> Path | None:
+    for place in _module_places(ruleset, family):
         if (place / f"{name}.lp").is_file():
             return place / f"{name}.lp"
-    looked = ", ".join(str(p) for p in places)
-    raise FileNotFoundError(f"ruleset {ruleset}: {family} {name} has no encoding file (looked in {looked})")
+    return None
 
 
 @cache

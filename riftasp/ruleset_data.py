@@ -1,5 +1,6 @@
 """Ruleset data that Python reads from `encodings/<ruleset>/manifest.toml`: the keyword rules,
-the layer table and the characteristic families.
+the layer table, the characteristic families and the board's vocabulary (card types, zones,
+statuses, what is attached to what).
 
 One source for what several places need to know about a ruleset's keywords: board validation,
 the facts the encoding sees, the reference engine and the board generators.
@@ -61,3 +62,69 @@ def characteristic_families(ruleset: str) -> dict[str, tuple[str, ...]]:
     number that arithmetic changes)."""
     table = manifest(ruleset).get("characteristics", {})
     return {family: tuple([names] if isinstance(names, str) else names) for family, names in table.items()}
+
+
+@dataclass(frozen=True)
+class BoardVocabulary:
+    """The words a ruleset's boards use (the manifest's `[board]`): its card types, its zones
+    and which of them are on the board, its statuses (and the sets of them an object may not
+    have at once), the types that are attached to another object and have Effect Text, and the
+    types they are attached to."""
+
+    card_types: tuple[str, ...]
+    zones: tuple[str, ...]
+    board_zones: tuple[str, ...]
+    statuses: tuple[str, ...]
+    exclusive_statuses: tuple[tuple[str, ...], ...]
+    attachable: tuple[str, ...]
+    bearers: tuple[str, ...]
+
+
+@cache
+def board_vocabulary(ruleset: str) -> BoardVocabulary:
+    table = manifest(ruleset).get("board")
+    if table is None:
+        raise ValueError(f"ruleset {ruleset}: its manifest has no [board] (card_types, zones, board_zones)")
+    words = BoardVocabulary(
+        card_types=tuple(table["card_types"]),
+        zones=tuple(table["zones"]),
+        board_zones=tuple(table["board_zones"]),
+        statuses=tuple(table.get("statuses", ())),
+        exclusive_statuses=tuple(tuple(group) for group in table.get("exclusive_statuses", ())),
+        attachable=tuple(table.get("attachable", ())),
+        bearers=tuple(table.get("bearers", ())),
+    )
+    if not set(words.board_zones) <= set(words.zones):
+        raise ValueError(f"ruleset {ruleset}: [board] board_zones must be among its zones")
+    return words
+
+
+@cache
+def board_zones_everywhere() -> frozenset[str]:
+    """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
+    zone may not be on the board in one ruleset and off it in another."""
+    from .resources import rulesets
+
+    on, off = set(), {}
+    for name in rulesets():
+        words = board_vocabulary(name)
+        on.update(words.board_zones)
+        for zone in set(words.zones) - set(words.board_zones):
+            off.setdefault(zone, name)
+    clash = sorted(on & set(off))
+    if clash:
+        raise ValueError(f"zone {clash[0]!r} is on the board in one ruleset and off it in {off[clash[0]]}")
+    return frozenset(on)
+
+
+def words_of_rulesets_listing(kind: str, name: str, words: str) -> tuple[str, ...]:
+    """The union, in order of first appearance, of `words` (a BoardVocabulary field) of every
+    ruleset whose manifest lists `name` among its `[encoding]` `kind` ("conditions",
+    "filters"): the values a shared condition or filter may take."""
+    from .resources import rulesets
+
+    found: dict[str, None] = {}
+    for ruleset in rulesets():
+        if name in manifest(ruleset).get("encoding", {}).get(kind, ()):
+            found.update(dict.fromkeys(getattr(board_vocabulary(ruleset), words)))
+    return tuple(found)

@@ -40,7 +40,8 @@ from .board_io.fields import (
 from .cards import library
 from .conditions import CONDITIONS
 from .limits import VALUE_MAX, VALUE_MIN
-from .model import STATUSES, SYMBOLIC_REFS
+from .model import SYMBOLIC_REFS
+from .ruleset_data import board_vocabulary
 from .operations import OPERATIONS
 from .resources import layer_operations, manifest, rulesets
 from .rulesets import object_fields
@@ -122,8 +123,13 @@ def _ref(context: str) -> Schema:
 def _object(ruleset: str) -> Schema:
     schema = _part(object_part(ruleset))
     own = object_fields(ruleset)
-    # not attacking and defending at once
-    schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in STATUSES]}
+    # not two statuses the ruleset says exclude each other (Riftbound: attacking and defending)
+    groups = board_vocabulary(ruleset).exclusive_statuses
+    if len(groups) == 1:
+        schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in groups[0]]}
+    elif groups:
+        schema["properties"]["status"]["not"] = {"anyOf": [
+            {"allOf": [{"contains": {"const": status}} for status in group]} for group in groups]}  # fmt: skip
     return schema | {
         # A card gives the printed fields; without one, name and type are needed.
         "if": {"required": ["card"]},

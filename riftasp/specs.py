@@ -153,7 +153,12 @@ class ObjectField:
     giving its timestamp (default: the object's `since`). `printed`: a card gives it, so a card
     object may not (the card library states it as `card_<key>(Card, Value)`, and `shown` is how
     `riftasp cards` says it, "Might {}"); `only_types`: the card types that may have it (empty:
-    any). `label` is what messages call the fact's value ("Might", "the buff timestamp")."""
+    any). `label` is what messages call the fact's value ("Might", "the buff timestamp").
+
+    `reach` says what the key means for the number arithmetic changes (riftasp/limits.py bounds
+    what a board can build): "start", the printed number it starts from (Might, power); "bearer",
+    a number added to the object this one is attached to (a Might Bonus); "plus_one", a flag
+    adding 1 to its own object (a buff)."""
 
     key: str
     kind: Kind
@@ -164,6 +169,10 @@ class ObjectField:
     shown: str = ""
     stamp: str = ""
     only_types: tuple[str, ...] = ()
+    reach: str = ""
+
+    def __post_init__(self) -> None:
+        assert self.reach in ("", "start", "bearer", "plus_one"), self.reach
 
     @property
     def name(self) -> str:
@@ -242,6 +251,14 @@ class FilterSpec:
     key: str
     kind: Kind
     attribute: str = ""
+    # How the card library words it (riftasp/cards.py), over {value}: "adjective" words go
+    # before the noun ("friendly"), "noun" names what the object is ("unit"; "object" when no
+    # filter does), "after" follows it (" at {value}"). A flag (a boolean) says `words` as is.
+    role: str = "adjective"
+    words: str = "{value}"
+
+    def __post_init__(self) -> None:
+        assert self.role in ("adjective", "noun", "after", "other"), self.role
 
     @property
     def name(self) -> str:

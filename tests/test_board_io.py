@@ -42,7 +42,7 @@ from riftasp.model import (
     Settings,
     Target,
 )
-from riftasp.resources import rulesets
+from riftasp.resources import layer_operations, lineage, rulesets
 from riftasp.ruleset_data import keyword_rules
 from riftasp.schema import board_schema
 
@@ -723,9 +723,13 @@ KEYWORD = KEYWORD_NAME.flatmap(lambda name: st.builds(
     (st.none() | st.integers(1, VALUE_MAX)) if keyword_rules("riftbound").sums(name) else st.none()))
 
 
+RIFTBOUND_OPERATIONS = set(layer_operations("riftbound"))
+
+
 @st.composite
 def operations(draw, objects: list[str], players: list[str]) -> Operation:
-    names = [n for n in OPERATIONS if n != "copy" or objects]
+    # Riftbound's operations (the registry holds every ruleset's; the boards below are Riftbound's).
+    names = [n for n, spec in OPERATIONS.items() if spec.functor in RIFTBOUND_OPERATIONS and (n != "copy" or objects)]
     name = draw(st.sampled_from(names))
     fields = {
         "of": lambda: draw(st.sampled_from(objects)),
@@ -800,7 +804,8 @@ def stamp_other_than(draw, since: int) -> int | None:
 
 @st.composite
 def boards(draw) -> Board:
-    ruleset = draw(st.sampled_from(rulesets()))
+    # The rulesets whose objects are Riftbound's (tests/test_sorcery_board.py reads Sorcery's).
+    ruleset = draw(st.sampled_from([r for r in rulesets() if "riftbound" in lineage(r)]))
     cards = library(ruleset)
     players = draw(st.lists(PLAYER, min_size=1, max_size=3, unique=True))
     object_ids = draw(st.lists(OBJECT_ID, max_size=5, unique=True))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from clingo import ast
 
-from riftasp.resources import encoding_files, manifest, rulesets
+from riftasp.resources import encoding_files, manifest, missing_encodings, rulesets
 
 Signature = tuple[str, int]
 _HEADER_NAME = re.compile(r"\b([a-z_][A-Za-z0-9_]*)/(\d+)\b")
@@ -69,6 +69,10 @@ def _header(path: Path) -> tuple[set[Signature], set[Signature]]:
     return named(expects), named(provides)
 
 
+# The rulesets whose encoding is written (Sorcery's is not yet: resources.missing_encodings).
+WRITTEN = [r for r in rulesets() if not missing_encodings(r)]
+
+
 def _interfaces(ruleset: str) -> list[Interface]:
     return [Interface(path) for path in encoding_files(ruleset)]
 
@@ -77,7 +81,7 @@ def _inputs(ruleset: str) -> set[Signature]:
     return {(n, int(a)) for n, a in (s.split("/") for s in manifest(ruleset)["encoding"]["input"])}
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", WRITTEN)
 def test_every_predicate_used_is_provided_by_a_loaded_file_or_is_an_input(ruleset):
     files = _interfaces(ruleset)
     # A hook the core declares with `#defined` may be left empty: a ruleset without keyword
@@ -87,7 +91,7 @@ def test_every_predicate_used_is_provided_by_a_loaded_file_or_is_an_input(rulese
     assert {k: v for k, v in missing.items() if v} == {}
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", WRITTEN)
 def test_each_header_names_what_the_file_expects_and_provides(ruleset):
     files = _interfaces(ruleset)
     inputs = _inputs(ruleset)

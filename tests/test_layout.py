@@ -13,7 +13,7 @@ from conftest import ROOT
 from riftasp.conditions import CONDITIONS
 from riftasp.filters import FILTERS
 from riftasp.operations import OPERATIONS
-from riftasp.resources import encoding_files, layer_operations, manifest, module_file, procedure, rulesets
+from riftasp.resources import encoding_files, layer_operations, manifest, missing_encodings, module_file, procedure, rulesets
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
 DATA = {"riftasp.encodings": ROOT / "encodings", "riftasp.library": ROOT / "facts"}
@@ -38,7 +38,9 @@ def test_every_data_file_is_carried_by_the_wheel():
 
 def test_each_ruleset_loads_exactly_the_files_its_manifest_lists():
     assert "riftbound" in rulesets()
-    for name in rulesets():
+    # A ruleset whose encoding is not written yet (Sorcery) is refused instead
+    # (tests/test_sorcery_board.py).
+    for name in [r for r in rulesets() if not missing_encodings(r)]:
         files = manifest(name)["encoding"]
         loaded = encoding_files(name)
         operations, conditions, filters = layer_operations(name), files.get("conditions", []), files.get("filters", [])

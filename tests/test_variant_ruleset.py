@@ -34,7 +34,7 @@ def might(output: str) -> dict[str, int]:
 
 def test_the_variant_is_listed_with_its_own_operation_file_and_riftbound_s_others():
     listed = {r["name"]: r for r in json.loads(riftasp("rulesets", "--json").stdout)}
-    assert set(listed) == {"riftbound", "halving", "narrow", "tiny"} and listed["halving"]["extends"] == "riftbound"
+    assert set(listed) == {"riftbound", "sorcery", "halving", "narrow", "tiny"} and listed["halving"]["extends"] == "riftbound"
     files = listed["halving"]["files"]
     assert str(FOLDER / "halving" / "operations" / "halve.lp") in files
     assert {"riftbound/operations/set_might.lp", "riftbound/conditions/mighty.lp", "operations/minus.lp",

@@ -20,8 +20,8 @@ from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for i
     Kind, array, one_of,
 )
 from ..limits import VALUE_MAX
-from ..model import CARD_TYPES, STATUSES, ZONES
 from ..operations import OPERATIONS
+from ..ruleset_data import board_vocabulary
 from ..rulesets import object_fields
 
 CONDITION_TIMINGS = ("settled", "immediate")
@@ -39,7 +39,6 @@ KEYWORD_NAME_RE = re.compile(KEYWORD_NAME_PATTERN)
 
 
 OBJECTS = array(Kind("object"))  # read with the ruleset's card library, so apart from the rest
-STATUS = one_of(STATUSES, "status")
 
 
 @dataclass(frozen=True)
@@ -63,37 +62,38 @@ BOARD = Part(
     required=("players", "objects"),
 )
 SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing")}, what="setting")
-# The keys every ruleset's objects have; a ruleset's own (its plugin's OBJECT_FIELDS,
-# riftasp/rulesets/) follow them: object_part().
-_OBJECT_FIELDS: dict[str, Kind] = {
-    "id": OBJECT_ID,
-    "card": Kind("card"),
-    "name": TEXT,
-    "type": one_of(CARD_TYPES, "type"),
-    "owner": TEXT,
-    "controller": TEXT,
-    "zone": one_of(ZONES, "zone"),
-    "location": TEXT,
-    "tags": array(TEXT, unique=True),
-    "keywords": array(KEYWORD, unique=True),
-    "status": array(STATUS, unique=True),
-    "since": INTEGER,
-    "attached_to": OBJECT_ID,
-    "attached_since": INTEGER,
-    "rules_text": array(Kind("rules_effect")),
-    "effect_text": array(Kind("effect_effect")),
-}
-
 
 @cache
 def object_part(ruleset: str) -> Part:
-    """An object of the ruleset: every ruleset's keys, then its own (a flag's stamp after it)."""
+    """An object of the ruleset: the keys every ruleset's objects have, their card types, zones
+    and statuses those of the ruleset (its manifest's `[board]`), then its own keys (its
+    plugin's OBJECT_FIELDS, riftasp/rulesets/; a flag's stamp after it)."""
+    words = board_vocabulary(ruleset)
+    common: dict[str, Kind] = {
+        "id": OBJECT_ID,
+        "card": Kind("card"),
+        "name": TEXT,
+        "type": one_of(words.card_types, "type"),
+        "owner": TEXT,
+        "controller": TEXT,
+        "zone": one_of(words.zones, "zone"),
+        "location": TEXT,
+        "tags": array(TEXT, unique=True),
+        "keywords": array(KEYWORD, unique=True),
+        # A ruleset without statuses (Sorcery) has no `status` key.
+        **({"status": array(one_of(words.statuses, "status"), unique=True)} if words.statuses else {}),
+        "since": INTEGER,
+        "attached_to": OBJECT_ID,
+        "attached_since": INTEGER,
+        "rules_text": array(Kind("rules_effect")),
+        "effect_text": array(Kind("effect_effect")),
+    }
     own: dict[str, Kind] = {}
     for f in object_fields(ruleset):
         own[f.key] = f.kind
         if f.stamp:
             own[f.stamp] = INTEGER
-    return Part({**_OBJECT_FIELDS, **own}, required=("id", "owner", "zone"))
+    return Part({**common, **own}, required=("id", "owner", "zone"))
 
 
 # The keys a `card` fills; a card object may not give them itself, any other object needs
@@ -106,16 +106,18 @@ def printed_keys(ruleset: str) -> tuple[str, ...]:
 
 
 WITHOUT_CARD_REQUIRED = ("name", "type")
-# Effect Text acts through an attachment: only gear has it (and a ruleset's own keys limited to
-# some types, ObjectField.only_types).
-GEAR_KEYS = ("effect_text",)
+# Effect Text acts through an attachment: only the types that are attached have it (the
+# manifest's `[board] attachable`: Riftbound's gear), and a ruleset's own keys limited to some
+# types (ObjectField.only_types).
+ATTACHED_KEYS = ("effect_text",)
 
 
 def type_limited_keys(ruleset: str) -> list[tuple[tuple[str, ...], str, str]]:
     """(the card types that may have it, key, model attribute) of each key only some types may
     have: Effect Text, and the ruleset's own keys with `only_types` (Riftbound's Might Bonus)."""
     own = [(f.only_types, f.key, f.name) for f in object_fields(ruleset) if f.only_types]
-    return [(("gear",), key, key) for key in GEAR_KEYS] + own
+    attachable = board_vocabulary(ruleset).attachable
+    return [(attachable, key, key) for key in ATTACHED_KEYS] + own
 TEXT_KEYS = {"rules": "rules_text", "effect": "effect_text"}
 
 # An effect stands in rules text, in Effect Text, or among the board's ongoing effects: the

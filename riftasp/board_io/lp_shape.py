@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import clingo
@@ -16,10 +17,7 @@ from ..cards import library
 from ..limits import VALUE_MAX, VALUE_MIN
 from ..listing import TEXT_PARTS, Listing, listing_term, ongoing_listing, text_listing
 from ..model import (
-    CARD_TYPES,
-    STATUSES,
     SYMBOLIC_REFS,
-    ZONES,
     Board,
     Condition,
     Effect,
@@ -31,7 +29,8 @@ from ..model import (
 )
 from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
-from ..resources import rulesets
+from ..resources import layer_operations, manifest, rulesets
+from ..ruleset_data import board_vocabulary
 from ..rulesets import PLUGINS, object_fields
 from ..specs import ObjectField
 from ..terms import decode_condition, decode_ops, decode_target, quote
@@ -102,7 +101,7 @@ def board_from_terms(terms: list[Term]) -> Board:
     settings = _fact_settings(facts["setting"])
     players = tuple(_arg(s, 0, "str", "a player") for s in facts["player"])
     active = _single(facts["active_player"], "active_player fact")
-    effects = _fact_effects(facts)
+    effects = _fact_effects(facts, ruleset)
     objects = _fact_objects(facts, effects, ruleset)
     return Board(
         players=players,
@@ -207,7 +206,20 @@ def _fact_settings(syms: list[clingo.Symbol]) -> Settings:
 # -- effects: declared by text/4 (an object's text) or ongoing/2 (the board's effects)
 
 
-def _fact_effects(facts: dict[str, list[clingo.Symbol]]) -> dict[str, Effect]:
+@cache
+def _terms_of(ruleset: str) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, tuple]]:
+    """The operation, filter and condition terms a board of the ruleset may use (its layer
+    table's and its manifest's), in the vocabulary's order."""
+    listed = manifest(ruleset)["encoding"]
+    operations = set(layer_operations(ruleset))
+    return (
+        {name: args for name, args in _OP_TERMS.items() if name in operations},
+        {name: args for name, args in _FILTER_TERMS.items() if name in listed.get("filters", ())},
+        {name: args for name, args in _CONDITION_TERMS.items() if name in listed.get("conditions", ())},
+    )
+
+
+def _fact_effects(facts: dict[str, list[clingo.Symbol]], ruleset: str) -> dict[str, Effect]:
     """Every declared effect, decoded from its effect_* facts."""
     declarations = [(_arg(s, 1, "str", "the effect id"), s, False) for s in facts["text"]]
     declarations += [(_arg(s, 0, "str", "the effect id"), s, True) for s in facts["ongoing"]]
@@ -216,10 +228,12 @@ def _fact_effects(facts: dict[str, list[clingo.Symbol]]) -> dict[str, Effect]:
         lambda e: f"unknown effect {shown(e)} (declared by neither text/4 nor ongoing/2)",
     )  # fmt: skip
     # An id declared twice decodes to one effect here; the reference checks report the duplicate.
-    return {e: _fact_effect(e, decl, per_effect[e], ongoing) for e, decl, ongoing in declarations}
+    terms = _terms_of(ruleset)
+    return {e: _fact_effect(e, decl, per_effect[e], ongoing, terms) for e, decl, ongoing in declarations}
 
 
-def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo.Symbol]], ongoing: bool) -> Effect:
+def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo.Symbol]], ongoing: bool,
+                 terms: tuple[dict[str, tuple], dict[str, tuple], dict[str, tuple]]) -> Effect:  # fmt: skip
     for pred in _SINGLE_EFFECT_FACTS:
         if len(own[pred]) > 1:  # the message only when needed: boards have millions of facts
             _single(own[pred], f"{pred} fact for effect {shown(effect_id)}")
@@ -238,9 +252,9 @@ def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo
 
     return Effect(
         id=effect_id,
-        op=_fact_op(own["effect_op"]),
-        target=_fact_target(own),
-        conditions=tuple(_fact_condition(s) for s in own["effect_condition"]),
+        op=_fact_op(own["effect_op"], terms[0]),
+        target=_fact_target(own, terms[1]),
+        conditions=tuple(_fact_condition(s, terms[2]) for s in own["effect_condition"]),
         timestamp=value("effect_timestamp", "int", "the timestamp"),
         controller=value("effect_controller", "str", "the controller"),
         source=value("effect_source", "str", "the source"),
@@ -256,10 +270,10 @@ def _check_term(fact: clingo.Symbol, term: clingo.Symbol, table: dict[str, tuple
         _arg(term, index, kind, f"argument {index + 1} of {term.name}")
 
 
-def _fact_op(syms: list[clingo.Symbol]) -> Operation:
+def _fact_op(syms: list[clingo.Symbol], table: dict[str, tuple]) -> Operation:
     terms = [s.arguments[1] for s in syms]
     for sym, term in zip(syms, terms):
-        _check_term(sym, term, _OP_TERMS, "operation")
+        _check_term(sym, term, table, "operation")
     names = {t.name for t in terms}
     # Keyword operations are one fact per keyword; anything else is a single fact.
     if len(terms) > 1 and (len(names) > 1 or next(iter(names)) not in _LISTED):
@@ -268,7 +282,7 @@ def _fact_op(syms: list[clingo.Symbol]) -> Operation:
     return decode_ops(terms)
 
 
-def _fact_target(own: dict[str, list[clingo.Symbol]]) -> Target:
+def _fact_target(own: dict[str, list[clingo.Symbol]], table: dict[str, tuple]) -> Target:
     sym = own["effect_target"][0]
     kind = _arg(sym, 1, ("self", "bearer", "ids", "filter"), "the target kind")
     for pred, needs in (("effect_target_id", "ids"), ("effect_filter", "filter")):
@@ -278,15 +292,15 @@ def _fact_target(own: dict[str, list[clingo.Symbol]]) -> Target:
     seen: set[str] = set()
     for fact in own["effect_filter"]:
         term = fact.arguments[1]
-        _check_term(fact, term, _FILTER_TERMS, "filter")
+        _check_term(fact, term, table, "filter")
         if term.name in seen:
             raise Invalid(str(fact), f"a second filter on {term.name}")
         seen.add(term.name)
     return decode_target(kind, ids, [s.arguments[1] for s in own["effect_filter"]])
 
 
-def _fact_condition(sym: clingo.Symbol) -> Condition:
-    _check_term(sym, sym.arguments[1], _CONDITION_TERMS, "condition")
+def _fact_condition(sym: clingo.Symbol, table: dict[str, tuple]) -> Condition:
+    _check_term(sym, sym.arguments[1], table, "condition")
     return decode_condition(sym.arguments[1])
 
 
@@ -338,7 +352,7 @@ def _fact_objects(
                 raise Invalid(f"object({quote(object_id)})", f"missing fact {pred}/{_VOCABULARY[pred]}")
     cards = library(ruleset)
     return tuple(
-        recognise_card(_fact_object(object_id, per_object[object_id], index, effects, fields), cards)
+        recognise_card(_fact_object(object_id, per_object[object_id], index, effects, fields, ruleset), cards)
         for index, object_id in enumerate(_object_order(per_object))
     )
 
@@ -357,7 +371,7 @@ def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list
 
 def _fact_object(
     object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect],
-    fields: tuple[ObjectField, ...],
+    fields: tuple[ObjectField, ...], ruleset: str,
 ) -> GameObject:
     def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
         return _arg(own[pred][0], position, kind, what) if own[pred] else None
@@ -374,18 +388,19 @@ def _fact_object(
             if f.stamp:
                 params[f.stamp] = None if stamp == since else stamp
         else:
-            params[f.name] = value(f.fact, "int", f.label)
+            params[f.name] = value(f.fact, "str" if f.kind.name in ("object_id", "text") else "int", f.label)
+    words = board_vocabulary(ruleset)
     return GameObject(
         id=object_id,
         name=value("name", "str", "the name"),
-        card_type=value("printed_type", CARD_TYPES, "the type"),
+        card_type=value("printed_type", words.card_types, "the type"),
         owner=value("owner", "str", "the owner"),
         controller=value("printed_controller", "str", "the controller"),
-        zone=value("zone", ZONES, "the zone"),
+        zone=value("zone", words.zones, "the zone"),
         since=since,
         tags=tuple(_arg(s, 1, "str", "a tag") for s in own["printed_tag"]),
         keywords=tuple(_fact_keyword(s) for s in own["printed_keyword"]),
-        status=tuple(_arg(s, 1, STATUSES, "the status") for s in own["status"]),
+        status=tuple(_arg(s, 1, words.statuses, "the status") for s in own["status"]),
         location=value("location", "str", "the location"),
         attached_to=value("attached", "str", "the bearer"),
         # The same canonical spelling as the JSON reader: a default stamp is None.

@@ -10,20 +10,18 @@ from typing import Any
 
 from ..limits import REACH_MAX, might_reach
 from ..listing import Slot, listed_effects
-from ..model import STATUSES, SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
+from ..model import SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
 from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..operations import OPERATIONS
 from ..resources import layer_operations, manifest
-from ..rulesets import object_fields
+from ..rulesets import object_fields, plugin_value
 from ..specs import ObjectField
-from ..ruleset_data import KeywordRules, keyword_rules
+from ..ruleset_data import BoardVocabulary, KeywordRules, board_vocabulary, keyword_rules
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
 from .fields import ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT_KEYS, type_limited_keys
 
-# Object and gear types an attachment joins: only gear is attached, to a unit (or unit token).
-BEARER_TYPES = ("unit", "token")
 # How many known names an "unknown ..." message lists.
 LISTED_NAMES = 10
 
@@ -71,7 +69,7 @@ class _Names:
     conditions: frozenset[str] = frozenset()
     filters: frozenset[str] = frozenset()
     own: tuple[ObjectField, ...] = ()  # the ruleset's own object keys
-
+    words: BoardVocabulary | None = None  # the ruleset's card types, zones, statuses
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
         if allow_you and player == "you":
             return
@@ -95,13 +93,21 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
                    frozenset(layer_operations(board.ruleset)),
                    frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())),
                    frozenset(manifest(board.ruleset)["encoding"].get("filters", ())),
-                   object_fields(board.ruleset))  # fmt: skip
+                   object_fields(board.ruleset), board_vocabulary(board.ruleset))  # fmt: skip
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
     rules = keyword_rules(board.ruleset)
+    # A ruleset's own checks of an object (its plugin's `check_object(board, obj, path)`, raising
+    # Invalid): Sorcery's places on the realm's grid.
+    own_check = plugin_value(board.ruleset, "check_object", None)
     for index, obj in enumerate(board.objects):
         _check_object(index, obj, names, paths.object(index, obj))
         _check_keyword_numbers(obj.keywords, key_path(paths.object(index, obj), "keywords"), rules)
+        for f in names.own:
+            if f.kind.name == "object_id" and getattr(obj, f.name) is not None:
+                names.object(getattr(obj, f.name), key_path(paths.object(index, obj), f.key))
+        if own_check is not None:
+            own_check(board, obj, paths.object(index, obj))
     # Each effect where it stands (its slot's part: "rules", "effect" or "ongoing") and its path.
     placed = [(slot, paths.effect(slot)) for slot in listed_effects(board)]
     _check_effect_ids(placed)
@@ -151,8 +157,9 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
     # the order of the list (docs/semantics.md §3); write "Shield 3".
     _check_unique(tuple(k.name for k in obj.keywords), key_path(path, "keywords"), "keyword")
     _check_unique(obj.status, key_path(path, "status"), "status")
-    if set(STATUSES) <= set(obj.status):
-        raise Invalid(key_path(path, "status"), f"{shown(obj.id)} cannot be attacking and defending at once")
+    for group in names.words.exclusive_statuses if names.words else ():
+        if set(group) <= set(obj.status):
+            raise Invalid(key_path(path, "status"), f"{shown(obj.id)} cannot be {' and '.join(group)} at once")
     for f in names.own:
         if f.stamp and getattr(obj, f.stamp) is not None and not getattr(obj, f.name):
             raise Invalid(key_path(path, f.stamp), f'given without "{f.key}": true')
@@ -161,7 +168,7 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
         raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
     if obj.attached_to is not None:
         where = key_path(path, "attached_to")
-        _check_attachment(obj, names.object(obj.attached_to, where), where)
+        _check_attachment(obj, names.object(obj.attached_to, where), where, names.words)
 
 
 def _check_gear_fields(obj: GameObject, path: str, ruleset: str) -> None:
@@ -173,14 +180,16 @@ def _check_gear_fields(obj: GameObject, path: str, ruleset: str) -> None:
             raise Invalid(key_path(path, key), f"only {only} has {key}; {shown(obj.id)} is a {obj.card_type}")
 
 
-def _check_attachment(obj: GameObject, bearer: GameObject, where: str) -> None:
-    """Gear is attached, to a unit, both on the board (so no attachment chains or cycles)."""
+def _check_attachment(obj: GameObject, bearer: GameObject, where: str, words: BoardVocabulary | None) -> None:
+    """Only the ruleset's attachable types are attached (Riftbound's gear), to one of its bearer
+    types (a unit), both on the board (so no attachment chains or cycles)."""
+    attachable = " or ".join(words.attachable) if words and words.attachable else "nothing"
     if bearer.id == obj.id:
         raise Invalid(where, f"an object cannot be attached to itself ({shown(obj.id)})")
-    if obj.card_type != "gear":
-        raise Invalid(where, f"only gear is attached; {shown(obj.id)} is a {obj.card_type}")
-    if bearer.card_type not in BEARER_TYPES:
-        raise Invalid(where, f"gear is attached to a unit; {shown(bearer.id)} is a {bearer.card_type}")
+    if words is None or obj.card_type not in words.attachable:
+        raise Invalid(where, f"only {attachable} is attached; {shown(obj.id)} is a {obj.card_type}")
+    if bearer.card_type not in words.bearers:
+        raise Invalid(where, f"{attachable} is attached to a {words.bearers[0]}; {shown(bearer.id)} is a {bearer.card_type}")
     if not obj.on_board:
         raise Invalid(where, f"{shown(obj.id)} is in {obj.zone}; only objects on the board are attached")
     if not bearer.on_board:
@@ -298,7 +307,7 @@ def _check_reach(board: Board, paths: JsonPaths | FactPaths) -> None:
     if reach is None or max(reach.might, reach.keywords) <= REACH_MAX:
         return
     obj = board.objects[reach.object_index]
-    what, value = ("Might", reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
+    what, value = (reach.label, reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
     amount = f"{value:,}" if value < 10**30 else "beyond 10^30"
     raise Invalid(
         paths.object(reach.object_index, obj),

@@ -9,6 +9,7 @@ checked afterwards, on the model (references.py).
 from __future__ import annotations
 
 import difflib
+from contextvars import ContextVar
 from collections.abc import Callable, Collection, Sequence
 from functools import cache, partial
 from typing import Any
@@ -18,7 +19,9 @@ from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..limits import VALUE_MAX, VALUE_MIN
 from ..model import Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
-from ..resources import rulesets
+from ..model import DEFAULT_RULESET
+from ..operations import OPERATIONS
+from ..resources import layer_operations, manifest, rulesets
 from ..rulesets import object_fields
 from .card_lookup import find_card, with_card
 from .errors import Invalid, item_path, joined, key_path, shown
@@ -51,10 +54,32 @@ from .parsing import LongNumber
 Read = Callable[[Any, str], Any]  # a value at a path -> its model value, or Invalid
 
 
+# The ruleset of the board being read: an unknown operation or condition is answered with the
+# names of that ruleset's (its layer table's, its manifest's).
+_READING: ContextVar[str] = ContextVar("ruleset being read", default=DEFAULT_RULESET)
+
+
 def read_board(data: Any) -> Board:
     top = _part(data, "", BOARD)
     field = _field_reader(_BOARD_READERS, top, "")
     ruleset = field("ruleset", Board.ruleset)
+    token = _READING.set(ruleset)
+    try:
+        return _read_board(top, field, ruleset)
+    finally:
+        _READING.reset(token)
+
+
+@cache
+def _ruleset_names(ruleset: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The operations (by board name) and kinds of condition the ruleset's boards may use."""
+    listed = set(layer_operations(ruleset))
+    operations = tuple(name for name, spec in OPERATIONS.items() if spec.functor in listed)
+    conditions = tuple(k for k in CONDITION_PARAMETERS if k in manifest(ruleset)["encoding"].get("conditions", ()))
+    return operations, conditions
+
+
+def _read_board(top: dict, field: Callable[..., Any], ruleset: str) -> Board:
     settings = field("settings", Settings())
     players = field("players")
     active_player = field("active_player")
@@ -301,7 +326,12 @@ def _read_effect(value: Any, path: str, context: str) -> Effect:
 
 def _read_op(value: Any, path: str) -> Operation:
     data = _mapping(value, path, None, required=("op",))
-    name = _enum(data["op"], key_path(path, "op"), tuple(OPERATION_FIELDS), "operation")
+    # Any operation riftasp knows reads here (one of another ruleset is refused by name in the
+    # reference checks); an unknown one is answered with the board's ruleset's.
+    where = key_path(path, "op")
+    if isinstance(data["op"], str) and data["op"] not in OPERATION_FIELDS:
+        _enum(data["op"], where, _ruleset_names(_READING.get())[0], "operation")
+    name = _enum(data["op"], where, tuple(OPERATION_FIELDS), "operation")
     readers = _OPERATION_READERS[name]
     _mapping(data, path, ("op", *readers), required=tuple(readers))
     return Operation(name, **{key: read(data[key], key_path(path, key)) for key, read in readers.items()})
@@ -341,7 +371,7 @@ def _read_filter(value: Any, path: str) -> Filter:
 def _read_condition(value: Any, path: str) -> Condition:
     data = _mapping(value, path, None)
     kinds = [key for key in data if key in CONDITION_PARAMETERS]
-    expected = f"expected one of {joined(CONDITION_PARAMETERS)}"
+    expected = f"expected one of {joined(_ruleset_names(_READING.get())[1])}"
     if not kinds:
         others = [key for key in data if key != "of"]
         if others:

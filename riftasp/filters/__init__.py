@@ -6,7 +6,7 @@ the board format, the facts and their decoding derive from these entries."""
 from __future__ import annotations
 
 from ..kinds import BOOLEAN, TEXT, one_of
-from ..model import ZONES
+from ..ruleset_data import words_of_rulesets_listing
 from ..rulesets import gathered
 from ..specs import FilterSpec
 
@@ -15,9 +15,11 @@ __all__ = ["FILTERS", "FilterSpec"]
 # A relation is relative to the effect's controller; `other` leaves out the effect's own object.
 SHARED: tuple[FilterSpec, ...] = (
     FilterSpec("relation", one_of(("friendly", "enemy"), "relation")),
-    FilterSpec("zone", one_of(ZONES, "zone")),
-    FilterSpec("location", TEXT),
-    FilterSpec("other", BOOLEAN),
+    # A zone of the rulesets whose manifests list the filter.
+    FilterSpec("zone", one_of(words_of_rulesets_listing("filters", "zone", "zones"), "zone"), role="after",
+               words=" in {value}"),
+    FilterSpec("location", TEXT, role="after", words=" at {value}"),
+    FilterSpec("other", BOOLEAN, role="other"),
 )
 
 # Filter key -> its description.

@@ -11,7 +11,7 @@ from ..model import Board
 from ..result import Resolution
 from ..rulesets import PLUGINS, UnsupportedRuleset
 from .core.ruleset import Ruleset
-from .procedures import recheck
+from .procedures import layered, recheck
 from .riftbound import Riftbound
 
 Procedure = Callable[[Board, Ruleset], Resolution]
@@ -21,7 +21,7 @@ RULESETS: dict[str, Callable[[], Ruleset]] = {
     "riftbound": Riftbound,
     **{name: plugin.reference_ruleset for name, plugin in PLUGINS.items() if hasattr(plugin, "reference_ruleset")},
 }
-PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve}
+PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve, "layered": layered.resolve}
 
 
 @cache

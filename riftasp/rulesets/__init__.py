@@ -28,9 +28,10 @@ from functools import cache
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..resources import lineage, manifest, rulesets, ruleset_folder
+from .. import model
+from ..resources import UnsupportedRuleset, lineage, manifest, rulesets, ruleset_folder
 from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
-from . import riftbound
+from . import riftbound, sorcery
 
 PLUGIN_FILE = "plugin.py"
 T = TypeVar("T")
@@ -51,7 +52,7 @@ def _folder_plugins() -> dict[str, ModuleType]:
     return found
 
 
-PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, **_folder_plugins()}
+PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, "sorcery": sorcery, **_folder_plugins()}
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
@@ -85,11 +86,7 @@ def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
 
 
 # The ruleset of a board (riftasp/model.py `Board.ruleset`) or a result without one.
-DEFAULT_RULESET = "riftbound"
-
-
-class UnsupportedRuleset(ValueError):
-    """An engine without the board's ruleset (or its procedure)."""
+DEFAULT_RULESET = model.DEFAULT_RULESET
 
 
 @cache

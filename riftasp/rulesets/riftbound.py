@@ -8,16 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds import BOOLEAN, INTEGER, TEXT, one_of
-from ..model import CARD_TYPES
+from ..ruleset_data import board_vocabulary
 from ..specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 # Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
 # `since`); a gear's Might Bonus, added to the unit it is attached to.
 OBJECT_FIELDS: tuple[ObjectField, ...] = (
-    ObjectField("might", INTEGER, "printed_might", "Might", printed=True, shown="Might {}"),
-    ObjectField("buff", BOOLEAN, "buff", "the buff timestamp", attribute="buffed", stamp="buff_since"),
+    ObjectField("might", INTEGER, "printed_might", "Might", printed=True, shown="Might {}", reach="start"),
+    ObjectField("buff", BOOLEAN, "buff", "the buff timestamp", attribute="buffed", stamp="buff_since",
+                reach="plus_one"),
     ObjectField("might_bonus", INTEGER, "might_bonus", "the Might Bonus", printed=True, shown="Might Bonus +{}",
-                only_types=("gear",)),
+                only_types=("gear",), reach="bearer"),
 )
 
 OPERATIONS: tuple[OperationSpec, ...] = (
@@ -28,7 +29,7 @@ OPERATIONS: tuple[OperationSpec, ...] = (
 # Filters on the sets of types and tags (encodings/riftbound/filters/): a type is the model's
 # `card_type`.
 FILTERS: tuple[FilterSpec, ...] = (
-    FilterSpec("type", one_of(CARD_TYPES, "type"), attribute="card_type"),
+    FilterSpec("type", one_of(board_vocabulary("riftbound").card_types, "type"), attribute="card_type", role="noun"),
     FilterSpec("tag", TEXT),
 )
 

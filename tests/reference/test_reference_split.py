@@ -14,7 +14,7 @@ from riftasp.conditions import CONDITIONS
 from riftasp.model import Board
 from riftasp.operations import OPERATIONS
 from riftasp.reference.registry import PROCEDURES, RULESETS, resolve, ruleset
-from riftasp.resources import manifest
+from riftasp.resources import layer_operations, manifest
 
 REFERENCE = Path(riftasp.reference.__file__).parent
 NEUTRAL = [REFERENCE / "core", REFERENCE / "procedures"]
@@ -46,9 +46,12 @@ def test_each_registered_ruleset_is_its_manifests_with_a_registered_procedure():
 
 
 def test_riftbound_gives_every_operation_and_condition_of_the_board_model():
+    # Every one its layer table and manifest name (the registries also hold Sorcery's).
     rules = ruleset("riftbound")
-    assert set(rules.operators) == set(OPERATIONS)
-    assert set(rules.conditions) == set(CONDITIONS)
+    listed = set(layer_operations("riftbound"))
+    assert set(rules.operators) == {name for name, spec in OPERATIONS.items() if spec.functor in listed}
+    assert set(rules.conditions) == set(manifest("riftbound")["encoding"]["conditions"])
+    assert set(manifest("riftbound")["encoding"]["conditions"]) < set(CONDITIONS)
 
 
 def test_a_ruleset_the_reference_engine_does_not_have_is_an_error():

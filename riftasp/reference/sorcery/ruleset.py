@@ -1,0 +1,79 @@
+"""The Sorcery ruleset for the reference engine: what it reads from its manifest (procedure,
+layer table, readings) and how it reports an object. Its rules are rules.py; the procedure that
+runs them, riftasp/reference/procedures/layered.py.
+
+It gives the registry (riftasp/reference/registry.py) what every ruleset gives: a name and a
+procedure; it does not use the core's instances and analysis, which are Riftbound's recheck
+procedure's (docs/semantics.md), so it does not call the core Ruleset's constructor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Board, GameObject
+from ...resources import manifest
+from ...result import Characteristics
+from ...ruleset_data import layer_table
+from ...rulesets import output_fields
+from ..core.ruleset import Ruleset
+from .rules import ObjState, World, affinity_words, printed_affinity
+
+
+class Sorcery(Ruleset):
+    conditions = {}
+    filter_members = ()
+
+    def __init__(self, name: str = "sorcery", readings: dict[str, Any] | None = None) -> None:
+        # Another name: a variant whose manifest extends Sorcery's; `readings` overrides the
+        # manifest's [readings] (docs/semantics-sorcery.md §11).
+        self.name = name
+        data = manifest(name)
+        self.procedure: str = data["procedure"]
+        self.stages = layer_table(name)
+        self.readings: dict[str, Any] = {**data.get("readings", {}), **(readings or {})}
+        # Layers are numbered from 1 in the order the table first names them.
+        self.layer_names: list[str] = []
+        for stage in self.stages:
+            if stage.layer not in self.layer_names:
+                self.layer_names.append(stage.layer)
+        self._op_layer = {}
+        for stage in self.stages:
+            number = self.layer_names.index(stage.layer) + 1
+            for op in stage.operations:
+                self._op_layer[op] = (number, stage.rank)
+
+    def layer_of(self, op_name: str) -> tuple[int, int]:
+        """(layer number, stage rank) of an operation (`gain_keywords` is the table's
+        `gain_keyword`)."""
+        name = "gain_keyword" if op_name == "gain_keywords" else op_name
+        try:
+            return self._op_layer[name]
+        except KeyError:
+            raise ValueError(f"{self.name}: no layer applies {op_name!r}") from None
+
+    def layer_name(self, number: int) -> str:
+        return self.layer_names[number - 1].replace("_", " ")
+
+    def sublayer(self, rank: int) -> str | None:
+        return self.stages[rank - 1].sublayer
+
+    def world(self, board: Board) -> World:
+        return World(board, self)
+
+    def characteristics(self, obj: GameObject, state: ObjState | None) -> Characteristics:
+        fields = output_fields(self.name)
+        if state is None:  # outside the realm: printed values
+            return Characteristics(
+                fields, name=obj.name, controller=obj.controller, power=obj.power, types=(obj.card_type,),
+                subtypes=obj.tags, affinity=affinity_words(printed_affinity(obj)),
+                keywords={k.name: 1 for k in obj.keywords}, zone=obj.zone,
+                abilities=[e.id for e in (*obj.rules_text, *obj.effect_text)],
+            )  # fmt: skip
+        power = state.power
+        if power is not None:
+            power = max(0, power)
+        return Characteristics(
+            fields, name=state.name, controller=state.controller, power=power, types=state.types,
+            subtypes=state.subtypes, affinity=affinity_words(state.affinity), disabled=state.disabled,
+            silenced=state.silenced, keywords={k: 1 for k in state.keywords}, zone=obj.zone, abilities=state.held,
+        )  # fmt: skip

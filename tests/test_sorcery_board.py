@@ -1,0 +1,146 @@
+"""The Sorcery board format (docs/board-format.md, Sorcery): its objects' keys, the schema, the
+relations of the realm's grid, the facts and their round trip, and the ASP engine's one-line
+refusal until Sorcery's encoding is written (docs/semantics-sorcery.md §12). Bad Sorcery boards
+are in tests/bad_boards/ (sorcery-*)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from riftasp.board_io import board_from_dict, board_from_facts, board_to_dict, load_board
+from riftasp.facts import board_facts
+from riftasp.reference.sorcery.realm import Realm
+from riftasp.resources import encoding_files, missing_encodings
+from riftasp.rulesets import UnsupportedRuleset
+
+EXAMPLES = ROOT / "examples" / "sorcery"
+BOARDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def riftasp(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "riftasp.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+
+
+def test_the_asp_engine_refuses_a_sorcery_board_in_one_line():
+    board = EXAMPLES / "land-deed.json"
+    crosscheck = ("crosscheck", "--engine", f"{sys.executable} -m riftasp.reference", board)
+    for args in (("resolve", board), ("resolve", board, EXAMPLES / "two-kings.json"), ("explain", board, "field"),
+                 crosscheck):  # fmt: skip
+        out = riftasp(*args)
+        assert (out.returncode, out.stdout) == (2, ""), args
+        assert out.stderr.count("\n") == 1 and "ruleset: the asp engine cannot resolve sorcery boards yet: missing " in out.stderr
+        assert "encodings/procedures/layered/procedure.toml" in out.stderr
+    assert missing_encodings("sorcery")[0] == "encodings/procedures/layered/procedure.toml"
+    with pytest.raises(UnsupportedRuleset):
+        encoding_files("sorcery")
+    assert missing_encodings("riftbound") == []
+
+
+def test_the_reference_engine_resolves_sorcery_boards_from_the_command_line():
+    out = riftasp("resolve", EXAMPLES / "land-deed.json", "--engine", "reference", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["objects"]["field"]["controller"] == "alice"
+    table = riftasp("resolve", EXAMPLES / "land-deed.json", "--engine", "reference").stdout
+    assert table.splitlines()[0].split() == ["id", "name", "controller", "power", "types", "sub-types", "affinity",
+                                             "keywords", "disabled", "silenced"]  # fmt: skip
+
+
+def test_the_output_has_power_controller_types_subtypes_abilities_and_affinity():
+    from riftasp.reference import resolve
+
+    res = resolve(load_board(EXAMPLES / "bound-spirit-holding-coral.json")).to_json()
+    assert res["objects"]["spirit"] == {
+        "name": "Bound Spirit", "controller": "alice", "power": 4, "types": ["minion"], "subtypes": ["Spirit"],
+        "affinity": [], "disabled": False, "silenced": False, "keywords": {"Spellcaster": 1}, "zone": "realm",
+        "abilities": ["coral.coral_power@spirit", "spirit.bound"],
+    }  # fmt: skip
+
+
+def test_the_schema_documents_sorcery_objects():
+    schema = json.loads(riftasp("schema", "--ruleset", "sorcery").stdout)
+    props = schema["$defs"]["object"]["properties"]
+    assert {"power", "air", "earth", "fire", "water", "row", "column", "at_rest", "burrowed", "submerged",
+            "entry_order", "linked"} <= set(props)  # fmt: skip
+    assert "might" not in props and "status" not in props
+    assert props["type"]["enum"] == ["minion", "site", "artifact", "aura", "magic", "avatar"]
+    assert "realm" in props["zone"]["enum"]
+    ops = [v["properties"]["op"]["const"] for v in schema["$defs"]["operation"]["oneOf"]]
+    assert {"silence", "disable", "gain_control", "gain_affinity", "set_power", "double"} <= set(ops)
+    assert "set_might" not in ops
+    riftbound = json.loads(riftasp("schema").stdout)["$defs"]["object"]["properties"]
+    assert "power" not in riftbound and "might" in riftbound
+
+
+@pytest.mark.parametrize("path", BOARDS, ids=lambda p: p.stem)
+def test_a_sorcery_board_round_trips_through_json_and_facts(path):
+    board = load_board(path)
+    again = board_from_dict(board_to_dict(board), str(path))
+    assert again == board
+    assert board_from_facts(board_facts(board), str(path)).objects == board.objects
+
+
+def test_facts_state_the_sorcery_keys():
+    facts = board_facts(load_board(EXAMPLES / "pallid-bust.json"))
+    assert 'row("soldier",2).' in facts and 'linked("bust","sisters").' in facts
+    assert 'printed_power("soldier",1).' in facts and 'zone("sisters",banished).' in facts
+
+
+def _realm() -> Realm:
+    squares = {"me": (2, 3), "here": (2, 3), "east": (2, 4), "north": (3, 3), "diagonal": (3, 4), "far": (4, 3),
+               "behind": (1, 3), "corner": (1, 1)}  # fmt: skip
+    objects = [{"id": oid, "name": oid, "type": "minion", "owner": "alice", "zone": "realm", "row": r, "column": c}
+               for oid, (r, c) in squares.items()]  # fmt: skip
+    objects.append({"id": "spider", "name": "S", "type": "minion", "owner": "bob", "zone": "realm", "row": 2,
+                    "column": 3, "burrowed": True})  # fmt: skip
+    objects.append({"id": "aura", "name": "A", "type": "aura", "owner": "bob", "zone": "realm", "row": 2, "column": 3})
+    objects.append({"id": "gear", "name": "G", "type": "artifact", "owner": "alice", "zone": "realm", "attached_to": "east"})
+    return Realm(board_from_dict({"ruleset": "sorcery", "players": ["alice", "bob"], "objects": objects}))
+
+
+@pytest.mark.parametrize(("relation", "holder", "controller", "expected"), [
+    ("here", "me", "alice", {"me", "here", "spider", "aura"}),
+    ("adjacent", "me", "alice", {"east", "north", "behind", "gear"}),
+    ("nearby", "me", "alice", {"me", "here", "east", "north", "diagonal", "behind", "spider", "aura", "gear"}),
+    # alice is the first player: in front is the next higher row; for bob, the next lower.
+    ("one_step_in_front", "me", "alice", {"north"}),
+    ("in_front", "me", "alice", {"north", "far"}),
+    ("one_step_in_front", "me", "bob", {"behind"}),
+    # Directly above a burrowed minion: what stands on its square, not beneath it.
+    ("above", "spider", "bob", {"me", "here", "aura"}),
+    ("above", "me", "alice", set()),
+    # An aura affects the 2 x 2 block from its square.
+    ("area", "aura", "bob", {"me", "here", "east", "north", "diagonal", "spider", "aura", "gear"}),
+])  # fmt: skip
+def test_relations_on_the_grid(relation, holder, controller, expected):
+    realm = _realm()
+    found = {oid for oid in realm.objects if realm.related(relation, holder, oid, controller)}
+    assert found == expected
+
+
+def test_the_board_format_s_sorcery_example_reads_and_resolves():
+    from riftasp.board_io import load_board_text
+    from riftasp.reference import resolve
+
+    text = (ROOT / "docs" / "board-format.md").read_text(encoding="utf-8")
+    section = text.split("## Sorcery boards", 1)[1]
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+    res = resolve(load_board_text(example, "board-format.md"))
+    # The Land Deed gives alice the site; the Mesmerism gives her the Gorgons.
+    assert res.objects["field"].controller == "alice" and res.objects["gorgons"].controller == "alice"
+
+
+def test_the_invariant_checker_refuses_a_sorcery_board_in_one_line():
+    # Without a resolution it asks the ASP engine, which refuses; with the reference engine's,
+    # the checker itself says it restates Riftbound's rules only (docs/check.md).
+    out = riftasp("check", EXAMPLES / "land-deed.json")
+    assert (out.returncode, out.stderr.count("\n")) == (2, 1) and "cannot resolve sorcery boards yet" in out.stderr
+    golden = EXAMPLES / "land-deed.reference.expected.json"
+    out = riftasp("check", EXAMPLES / "land-deed.json", "--resolution", golden)
+    assert (out.returncode, out.stderr.count("\n")) == (2, 1)
+    assert out.stderr.endswith("the checker knows the riftbound ruleset only, not sorcery\n")

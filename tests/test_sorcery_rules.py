@@ -1,0 +1,368 @@
+"""Sorcery's layer system (docs/semantics-sorcery.md), one test per worked example of the seed
+(../shared/seeds/001_63d6e481afc275f2.txt, quoted) and per decision, on the boards of
+examples/sorcery/. The expected values are the seed's, not the engine's output. The reference
+engine resolves them (the ASP side is not written yet: tests/test_sorcery_board.py checks it
+refuses them in one line)."""
+
+from __future__ import annotations
+
+from conftest import ROOT
+from riftasp.board_io import load_board
+from riftasp.reference import resolve
+from riftasp.reference.procedures import layered
+from riftasp.reference.sorcery import Sorcery
+
+EXAMPLES = ROOT / "examples" / "sorcery"
+
+
+def run(name: str, **readings):
+    board = load_board(EXAMPLES / f"{name}.json")
+    if readings:
+        return layered.resolve(board, Sorcery(readings=readings))
+    return resolve(board)
+
+
+def rows(res, oid: str, effect: str | None = None) -> list:
+    return [a for a in res.applied.get(oid, []) if effect is None or a.effect == effect]
+
+
+def only_row(res, oid: str, effect: str):
+    (row,) = rows(res, oid, effect)
+    return row
+
+
+# -- §5 control and dependency ----------------------------------------------------------------------
+
+
+def test_king_then_mesmerism_on_that_king_the_mesmerism_s_controller_controls_all_mortals():
+    # "if you play King of the Realm and then I play Mesmerism on your King … apply the
+    # independent effect first (e.g. Mesmerism), then apply any dependent effects (e.g. King of
+    # the Realm), ignoring normal timestamp order."
+    res = run("king-then-mesmerism")
+    assert {o: res.objects[o].controller for o in ("king", "soldier_a", "soldier_b")} == dict.fromkeys(
+        ("king", "soldier_a", "soldier_b"), "bob")
+    mesmerism = only_row(res, "king", "mesmerize")
+    king_on_soldier = only_row(res, "soldier_a", "king.mortals_control")
+    assert mesmerism.step < king_on_soldier.step
+    assert "dependency" in mesmerism.reasons and "king.mortals_control depend on it" in mesmerism.why
+    assert mesmerism.timestamp == 2 and king_on_soldier.timestamp == 1  # ignoring timestamp order
+    assert king_on_soldier.depends_on == ("mesmerize",) and "dependency" in king_on_soldier.reasons
+    # King's other ability: other Mortals +1 power.
+    assert res.objects["soldier_a"].power == 2 and res.objects["king"].power == 3
+
+
+def test_two_kings_the_older_king_wins():
+    # "Your King gives you control of all mortals, including my King. Then, when the second
+    # King's ability is being applied, he's already controlled by you … the first King 'wins.'"
+    res = run("two-kings")
+    assert {o: c.controller for o, c in res.objects.items()} == dict.fromkeys(("king_a", "king_b", "soldier_b"), "alice")
+    first = only_row(res, "king_b", "king_a.mortals_control")
+    assert (first.before, first.after) == ("bob", "alice")
+    assert [sorted(c) for c in res.dependency_cycles] == [["king_a.mortals_control", "king_b.mortals_control"]]
+    # The second King applies too, for alice, and changes nothing.
+    second = only_row(res, "king_a", "king_b.mortals_control")
+    assert (second.before, second.after) == ("alice", "alice")
+
+
+def test_two_kings_entering_together_the_active_player_s_king_is_older():
+    # "the active player's cards are considered to have entered first": bob is active.
+    res = run("two-kings-entering-together")
+    assert res.objects["king_a"].controller == "bob" and res.objects["king_b"].controller == "bob"
+    row = only_row(res, "king_a", "king_b.mortals_control")
+    assert "active_player" in row.reasons and "the active player's cards count as entering first" in row.why
+
+
+# -- §3 removing and adding abilities ---------------------------------------------------------------
+
+
+def test_two_smokestacks_the_older_wins():
+    # "Your Smokestacks causes my Smokestacks to lose its ability. Then, when my Smokestacks
+    # ability would be applied, it already lost its ability … the first Smokestacks 'wins.'"
+    res = run("two-smokestacks")
+    assert res.objects["smoke_b"].abilities == ()
+    assert res.objects["smoke_a"].abilities == ("smoke_a.smoke",)
+    assert not rows(res, "smoke_a")  # the second never applied
+    row = only_row(res, "smoke_b", "smoke_a.smoke")
+    assert (row.layer, row.sublayer) == ("ability_removing", None)  # "in layer 3"
+
+
+def test_land_deed_grants_its_control_ability_just_before_layer_4():
+    # "Since Land Deed adds a control ability to the bearer, it will be applied just before
+    # layer 4 (Control), rather than in layer 5 (Ability Adding)."
+    res = run("land-deed")
+    assert res.objects["field"].controller == "alice"
+    grant = only_row(res, "soldier", "deed.deed")
+    assert (grant.layer, grant.sublayer) == ("control", "before") and "just before layer 4 (control)" in grant.why
+    assert grant.after == ["deed.deed@soldier"]
+    control = only_row(res, "field", "deed.deed@soldier")
+    assert (control.layer, control.sublayer, control.before, control.after) == ("control", None, "bob", "alice")
+    assert grant.step < control.step
+
+
+def test_fields_of_phyxis_silences_infusion_factory_just_before_layer_2():
+    # "Because the Fields would remove a type-changing ability, it will be applied just before
+    # layer 2 (Type and Sub-Type Changing), rather than in layer 3 (Ability Removing)."
+    res = run("fields-of-phyxis-infusion-factory")
+    assert res.objects["factory"].silenced and res.objects["factory"].abilities == ()
+    assert res.objects["sword"].types == ("artifact",) and res.objects["sword"].power is None
+    row = only_row(res, "factory", "phyxis.phyxis")
+    assert (row.layer, row.sublayer) == ("type", "before") and "just before layer 2 (type)" in row.why
+    # Without the Fields, the Factory makes the adjacent artifact an Automaton with 2 power.
+    plain = run("infusion-factory")
+    assert plain.objects["sword"].types == ("artifact", "minion") and plain.objects["sword"].subtypes == ("Automaton",)
+    assert plain.objects["sword"].power == 2
+
+
+def test_pallid_bust_grants_the_sisters_types_and_ability_in_layer_2():
+    # "it's trying to grant a silence ability to the bearer (layer 3) and types (layer 2), so it
+    # actually applies in layer 2."
+    res = run("pallid-bust")
+    row = only_row(res, "soldier", "bust.bust")
+    assert (row.layer, row.sublayer) == ("type", None)
+    assert res.objects["soldier"].abilities == ("sisters.silence_nearby@soldier",)
+    assert res.objects["troll"].silenced  # the Foot Soldier now silences other nearby minions
+
+
+def test_acid_rain_silences_the_pallid_bust_just_before_layer_2():
+    # "Acid Rain … is removing the type-changing effect of the bust (layer 2), so it actually
+    # applies just before layer 2. The end result is that Acid Rain silences the Bust and the
+    # Foot Soldiers don't gain types or abilities of the Sisters."
+    res = run("pallid-bust-in-acid-rain")
+    assert res.objects["bust"].silenced and res.objects["bust"].abilities == ()
+    soldier = res.objects["soldier"]
+    assert (soldier.types, soldier.subtypes, soldier.abilities) == (("minion",), ("Mortal",), ())
+    assert not rows(res, "soldier")
+    assert not res.objects["troll"].silenced
+    row = only_row(res, "bust", "rain.rain_artifacts")
+    assert (row.layer, row.sublayer) == ("type", "before")
+
+
+def test_animated_silence_keeps_applying_after_silencing_itself():
+    # "an animated Silence aura will cause itself to lose its abilities …, but losing that
+    # ability will not remove the silence effect, which was already being applied."
+    res = run("animated-silence")
+    assert res.objects["silence"].silenced and res.objects["silence"].abilities == ()
+    assert res.objects["troll"].silenced
+    itself, troll = only_row(res, "silence", "silence.hush"), only_row(res, "troll", "silence.hush")
+    assert itself.step < troll.step
+
+
+def test_a_silenced_object_cannot_gain_abilities_later():
+    # [C] "'Lose' an ability means lose, can't gain and can't have": the Sisters silence the
+    # Foot Soldier in layer 3; the Sword and Shield's +2 would be granted in layer 5.
+    res = run("silenced-cannot-gain")
+    assert res.objects["soldier"].silenced and res.objects["soldier"].power == 1
+    grant = only_row(res, "soldier", "sword.armed")
+    assert grant.before == grant.after == [] and "it lost its abilities" in grant.why
+    assert run("silenced-cannot-gain", regain_after_loss=True).objects["soldier"].power == 3
+
+
+# -- §2 timestamps -----------------------------------------------------------------------------------
+
+
+def test_flood_then_drought_drought_wins():
+    # "If you play Flood and then I play Drought … the Drought 'wins.'"
+    assert run("flood-then-drought").objects["plain"].affinity == ("earth 1",)
+
+
+def test_drought_then_flood_flood_wins():
+    # "If Flood had been played second, then the Flood effect would have been applied second,
+    # and thus would 'win.'"
+    assert run("drought-then-flood").objects["plain"].affinity == ("earth 1", "water 1")
+
+
+def test_floodplain_activated_after_drought_wins_though_it_entered_first():
+    # "Floodplain's activated ability would 'win' against a Drought even if the Floodplain
+    # entered the realm before Drought, as long as the Floodplain's activated ability was used
+    # after Drought."
+    res = run("floodplain-activated-after-drought")
+    assert res.objects["plain"].affinity == ("earth 1", "water 1")
+    assert [a.effect for a in rows(res, "plain")] == ["drought.drought", "irrigate"]
+
+
+def test_cards_entering_together_in_a_chosen_order_record_the_choice():
+    # "(in the order of their choosing …)": no order stated, so the listing order (Flood, then
+    # Drought) and a recorded choice.
+    res = run("entering-together-chosen-order")
+    assert res.objects["plain"].affinity == ("earth 1",)
+    row = only_row(res, "plain", "flood.flood")
+    assert "choice" in row.reasons and "their player's choice" in row.why
+    assert res.timestamp_ties == [["drought.drought", "flood.flood"]]
+
+
+def test_a_stated_entry_order_is_no_choice():
+    # The board states the order alice chose: Drought first, then Flood, which wins.
+    res = run("entering-together-stated-order")
+    assert res.objects["plain"].affinity == ("earth 1", "water 1")
+    assert res.timestamp_ties == [] and all("choice" not in a.reasons for a in rows(res, "plain"))
+
+
+# -- §4 conditions wait, then are checked once -------------------------------------------------------
+
+
+def test_foot_soldier_with_sword_and_shield_is_kept_from_pied_piper():
+    # "wait to check Pied Piper's condition until just after layer 6 … The Foot Soldier's power
+    # will be 1+2=3, so you keep control of your Foot Soldier."
+    res = run("sword-and-shield-vs-pied-piper")
+    assert (res.objects["soldier"].controller, res.objects["soldier"].power) == ("alice", 3)
+
+
+def test_pied_piper_takes_the_skeleton_after_layer_6_and_it_stays_at_1_power():
+    # "You gain control of my Skeleton after layer 6, but it stays at 1 power, since you didn't
+    # control it when House Arn Banner's ability was applied."
+    res = run("pied-piper-bannerman-skeleton")
+    assert (res.objects["skeleton"].controller, res.objects["skeleton"].power) == ("alice", 1)
+    row = only_row(res, "skeleton", "piper.lure")
+    assert (row.layer, row.sublayer) == ("power", "after") and "just after layer 6 (power)" in row.why
+    assert "waited" in row.reasons
+    assert [a.effect for a in rows(res, "skeleton")] == ["piper.lure"]
+
+
+def test_bound_spirit_next_to_bosk_troll_with_eerie_coral_is_not_disabled():
+    # "The Troll gains the Spellcaster ability from the Coral in layer 5 (Ability Adding). Wait
+    # to check Spirit's ability until just after layer 5."
+    res = run("bound-spirit-next-to-troll-with-coral")
+    assert not res.objects["spirit"].disabled and res.objects["spirit"].abilities == ("spirit.bound",)
+    assert res.objects["troll"].keywords == {"Spellcaster": 1} and res.objects["troll"].power == 5
+    coral = only_row(res, "troll", "coral.coral_spellcaster")
+    assert (coral.layer, coral.sublayer) == ("ability_adding", None)
+    # Without an allied Spellcaster the Spirit is disabled, just after layer 5.
+    alone = run("bound-spirit-alone")
+    assert alone.objects["spirit"].disabled
+    row = only_row(alone, "spirit", "spirit.bound")
+    assert (row.layer, row.sublayer) == ("ability_adding", "after") and "just after layer 5" in row.why
+
+
+def test_bound_spirit_holding_eerie_coral_undisables_itself():
+    # "In fact, a Bound Spirit holding an Eerie Coral could un-disable itself."
+    res = run("bound-spirit-holding-coral")
+    spirit = res.objects["spirit"]
+    assert not spirit.disabled and spirit.keywords == {"Spellcaster": 1} and spirit.power == 4
+
+
+def test_plate_of_the_whale_adds_immobile_after_layer_6():
+    # "Plate of the Whale Adding Immobile is normally layer 5, but this waits until after layer 6"
+    res = run("plate-of-the-whale")
+    assert res.objects["soldier"].keywords == {"Airborne": 1, "Immobile": 1}
+    assert res.objects["troll"].keywords == {}
+    row = only_row(res, "soldier", "plate.heavy")
+    assert (row.layer, row.sublayer) == ("power", "after")
+
+
+# -- §6 at rest ---------------------------------------------------------------------------------------
+
+
+def test_basilisk_not_at_rest_counts_as_older_than_gorgons_at_rest():
+    # "you first determine which would 'win' the initial check (i.e. the one which is not at
+    # rest). That minion is then considered to have an earlier timestamp than the other".
+    res = run("basilisk-gorgons-one-at-rest")
+    assert res.objects["gorgons"].disabled and not res.objects["basilisk"].disabled
+    row = only_row(res, "gorgons", "basilisk.gaze")
+    assert "at_rest" in row.reasons and "gorgons is at rest and basilisk is not" in row.why
+    assert row.timestamp == 2  # newer than the Gorgons (1), yet it counts as older
+
+
+def test_basilisk_and_gorgons_both_at_rest_go_by_timestamp():
+    # "If both minions are at rest at the time you are applying these abilities, rely on normal
+    # timestamp order."
+    res = run("basilisk-gorgons-both-at-rest")
+    assert res.objects["basilisk"].disabled and not res.objects["gorgons"].disabled
+    assert "at_rest" not in only_row(res, "basilisk", "gorgons.stone_gaze").reasons
+
+
+# -- §1, §8 power ----------------------------------------------------------------------------------------
+
+
+def test_power_is_set_then_added_then_multiplied():
+    # "Setting effects, e.g. Shrink Then, addition and subtraction effects, e.g. Overpower Then
+    # multiplication effects, e.g. Warp Spasm": Shrink (newest) still sets first: (0 + 2) x 2.
+    res = run("power-layers")
+    assert res.objects["troll"].power == 4
+    assert [(a.effect, a.sublayer, a.after) for a in rows(res, "troll")] == [
+        ("shrunk", "set", 0), ("overpowered", "add", 2), ("spasm_troll", "multiply", 4)]
+
+
+def test_power_is_never_below_zero():
+    # [C] "Power is never below 0": the Skeleton (1) gets -3 then +1.
+    assert run("power-layers").objects["skeleton"].power == 0
+    assert run("power-layers", power_floor="each_change").objects["skeleton"].power == 1
+
+
+def test_the_readings_are_manifest_settings():
+    assert Sorcery().readings == {"power_floor": "read", "regain_after_loss": False}
+
+
+def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence_applies():
+    # The Fields above the burrowed Spider would silence the Factory just before layer 2; the
+    # Spider removes that ability just before it applies (§3).
+    res = run("root-spider")
+    assert res.objects["phyxis"].silenced and not res.objects["factory"].silenced
+
+
+# -- generated boards: the reference engine's invariants -------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from budget import budget  # noqa: E402
+from riftasp.board_io import board_from_dict  # noqa: E402
+
+_CARDS = ["King of the Realm", "Sisters of Silence", "Smokestacks of Gnaak", "Pied Piper of Hameln",
+          "House Arn Bannerman", "Bound Spirit", "Bosk Troll", "Fields of Phyxis", "Infusion Factory", "Flood",
+          "Drought", "Acid Rain", "Silence", "Hillock Basilisk", "Stone-gaze Gorgons", "Foot Soldier", "Skeleton",
+          "Root Spider", "Floodplain"]  # fmt: skip
+_ARTIFACTS = ["Eerie Coral", "Land Deed", "Sword and Shield", "Plate of the Whale", "Pallid Bust"]
+
+
+@st.composite
+def sorcery_boards(draw):
+    objects, sites = [], set()
+    for n in range(draw(st.integers(1, 7))):
+        card = draw(st.sampled_from(_CARDS))
+        obj = {"id": f"o{n}", "card": card, "owner": draw(st.sampled_from(["alice", "bob"])), "zone": "realm",
+               "row": draw(st.integers(1, 4)), "column": draw(st.integers(1, 5)), "since": draw(st.integers(0, 3))}
+        if card in ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Floodplain"):
+            if (obj["row"], obj["column"]) in sites:
+                continue
+            sites.add((obj["row"], obj["column"]))
+        elif card not in ("Flood", "Drought", "Acid Rain", "Silence"):
+            if draw(st.booleans()):
+                obj["at_rest"] = True
+            if card == "Root Spider":
+                obj["burrowed"] = True
+        objects.append(obj)
+    minions = [o["id"] for o in objects if "at_rest" in o or o["card"] in ("Bosk Troll", "Foot Soldier", "Skeleton",
+               "King of the Realm", "Sisters of Silence", "Pied Piper of Hameln", "House Arn Bannerman",
+               "Bound Spirit", "Hillock Basilisk", "Stone-gaze Gorgons", "Root Spider")]  # fmt: skip
+    for n in range(draw(st.integers(0, 3)) if minions else 0):
+        art = {"id": f"a{n}", "card": draw(st.sampled_from(_ARTIFACTS)), "owner": "alice", "zone": "realm",
+               "attached_to": draw(st.sampled_from(minions)), "since": draw(st.integers(0, 3))}
+        if art["card"] == "Pallid Bust":
+            art["linked"] = "banished"
+        objects.append(art)
+    objects.append({"id": "banished", "card": "Sisters of Silence", "owner": "bob", "zone": "banished"})
+    ops = [{"op": "gain_control"}, {"op": "plus", "amount": 2}, {"op": "set_power", "value": 0}, {"op": "double"},
+           {"op": "add_type", "type": "minion"}, {"op": "gain_keywords", "keywords": ["Spellcaster"]}]
+    effects = [{"id": f"e{n}", "op": draw(st.sampled_from(ops)), "target": {"ids": [draw(st.sampled_from(objects))["id"]]},
+                "timestamp": draw(st.integers(0, 4)), "controller": draw(st.sampled_from(["alice", "bob"]))}
+               for n in range(draw(st.integers(0, 3)))]  # fmt: skip
+    return {"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": draw(st.sampled_from(["alice", "bob"])),
+            "objects": objects, "effects": effects}
+
+
+@settings(max_examples=budget(60, 1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sorcery_boards())
+def test_generated_boards_resolve_once_per_effect_and_object_and_deterministically(data):
+    board = board_from_dict(data)
+    res = resolve(board)
+    assert res.to_json() == resolve(board).to_json()
+    steps = [a.step for apps in res.applied.values() for a in apps]
+    assert sorted(steps) == list(range(1, len(steps) + 1))  # one row a step, none twice
+    for oid, apps in res.applied.items():
+        assert len({a.effect for a in apps}) == len(apps), oid  # an effect applies once to an object
+    # One pass: layer by layer, never back (but for an effect that became due late).
+    layer = {name: n for n, name in enumerate(Sorcery().layer_names)}
+    rows = sorted((a.step, layer[a.layer]) for apps in res.applied.values() for a in apps if "late" not in a.reasons)
+    assert [n for _, n in rows] == sorted(n for _, n in rows)
+    for oid, c in res.objects.items():
+        assert c.power is None or c.power >= 0
