@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import clingo
 
 from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
-from .resources import encoding_files, procedure
+from .resources import encoding_files, manifest, procedure
 from .ruleset_data import characteristic_families, keyword_rules, layer_table
 from .terms import quote
 
@@ -68,6 +68,10 @@ def ruleset_facts(ruleset: str) -> str:
         lines += [f"op_stage({op},{stage.name})." for op in stage.operations]
     for family, names in characteristic_families(ruleset).items():
         lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
+    # The manifest's [readings] (settings where the rules leave two answers): reading(Key, Value).
+    for key, value in sorted(manifest(ruleset).get("readings", {}).items()):
+        shown = str(value).lower() if isinstance(value, bool) else value
+        lines.append(f"reading({key},{shown}).")
     return "\n".join(lines) + "\n"
 
 
