@@ -11,6 +11,7 @@ round with those excluded, carrying the paradoxes found so far (docs/semantics.m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import clingo
 
@@ -57,9 +58,11 @@ FAMILY_FACTS = {
 }
 
 
-def ruleset_facts(ruleset: str) -> str:
+def ruleset_facts(ruleset: str, readings: dict[str, Any] | None = None) -> str:
     """The ruleset's data (manifest.toml) as the facts the encoding reads: the keyword rules,
-    the layer table (stage/4, op_stage/2) and the characteristic families."""
+    the layer table (stage/4, op_stage/2), the characteristic families and the readings
+    (`readings` overrides the manifest's [readings], as the reference engine's rulesets take
+    them)."""
     rules = keyword_rules(ruleset)
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
@@ -69,14 +72,15 @@ def ruleset_facts(ruleset: str) -> str:
     for family, names in characteristic_families(ruleset).items():
         lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
     # The manifest's [readings] (settings where the rules leave two answers): reading(Key, Value).
-    for key, value in sorted(manifest(ruleset).get("readings", {}).items()):
+    for key, value in sorted({**manifest(ruleset).get("readings", {}), **(readings or {})}.items()):
         shown = str(value).lower() if isinstance(value, bool) else value
         lines.append(f"reading({key},{shown}).")
     return "\n".join(lines) + "\n"
 
 
 def run(
-    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None
+    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None,
+    readings: dict[str, Any] | None = None,
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until none withdraws anything; return the last model's symbols.
 
@@ -85,7 +89,7 @@ def run(
     TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
-    carried: list[str] = [ruleset_facts(ruleset)]
+    carried: list[str] = [ruleset_facts(ruleset, readings)]
     deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
