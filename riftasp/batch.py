@@ -22,6 +22,7 @@ from .facts import board_facts
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
 from .result import Resolution
 from .limits import Deadline
+from .resources import procedure
 from .solver import SolveStats, next_round_facts, ruleset_facts, solve_round
 from .terms import quote
 
@@ -94,9 +95,13 @@ def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
     groups: dict[tuple, list[int]] = {}
     for i, board in enumerate(boards):
         groups.setdefault((board.ruleset, board.settings), []).append(i)
-    for members in groups.values():
-        for start in range(0, len(members), size):
-            yield members[start:start + size]
+    for (ruleset, _), members in groups.items():
+        # A procedure whose steps are global to the program (`batch = false` in its
+        # procedure.toml: layered picks one effect per step among all objects) resolves each
+        # board alone.
+        step = size if procedure(ruleset).get("batch", True) else 1
+        for start in range(0, len(members), step):
+            yield members[start:start + step]
 
 
 def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list[Resolution]:

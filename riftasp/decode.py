@@ -284,8 +284,31 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
     abilities: dict[tuple, list[str]] = defaultdict(list)
     for obj, step, when, effect in by["trace_ability"]:
         abilities[(obj, step, when)].append(name_of_ability(effect, obj))
+    # Optional shapes (a procedure that reports a row's characteristic otherwise):
+    # trace_shape(O, P, list) reports it as a plain sorted list (keywords, abilities);
+    # trace_part(O, P, N, Ch) reports a dict of several characteristics, each a plain list.
+    plain = {(o, p) for o, p, shape in by["trace_shape"] if shape == ("list",)}
+    parts: dict[tuple, list[tuple[int, str]]] = defaultdict(list)
+    for obj, step, n, ch in by["trace_part"]:
+        parts[(obj, step)].append((n, show(ch)))
+    by_char: dict[tuple, list] = defaultdict(list)
+    if parts:
+        for obj, step, when, char, value in by["trace_member"]:
+            by_char[(obj, step, when, show(char))].append(_s(value))
+
+    def listed(char: str, key: tuple) -> list:
+        if char == "keywords":
+            return sorted(keywords[key])
+        if char == "abilities":
+            return sorted(abilities[key])
+        return sorted(by_char[(*key, char)])
 
     def value(char: str, key: tuple) -> object:
+        row = key[:2]
+        if row in parts:
+            return {part: listed(part, key) for _, part in sorted(parts[row])}
+        if row in plain:
+            return listed(char, key) if char in ("keywords", "abilities") else sorted(members[key])
         if char in sets:
             return sorted(members[key])
         if char == "keywords":

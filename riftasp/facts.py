@@ -35,6 +35,8 @@ def board_facts(board: Board) -> str:
         f"setting(condition_timing,{board.settings.condition_timing}).",
     ]
     lines += [f"player({quote(p)})." for p in board.players]
+    # The players' order (the first faces the higher rows of a grid: Sorcery's "in front").
+    lines += [f"player_order({quote(p)},{n})." for n, p in enumerate(board.players)]
     if board.active_player is not None:
         lines.append(f"active_player({quote(board.active_player)}).")
     for index, obj in enumerate(board.objects):

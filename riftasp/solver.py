@@ -11,11 +11,12 @@ round with those excluded, carrying the paradoxes found so far (docs/semantics.m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import clingo
 
 from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
-from .resources import Logger, encoding_files, encoding_statements, procedure
+from .resources import Logger, encoding_files, encoding_statements, manifest, procedure
 from .ruleset_data import characteristic_families, keyword_rules, layer_table
 from .terms import quote
 
@@ -57,9 +58,11 @@ FAMILY_FACTS = {
 }
 
 
-def ruleset_facts(ruleset: str) -> str:
+def ruleset_facts(ruleset: str, readings: dict[str, Any] | None = None) -> str:
     """The ruleset's data (manifest.toml) as the facts the encoding reads: the keyword rules,
-    the layer table (stage/4, op_stage/2) and the characteristic families."""
+    the layer table (stage/4, op_stage/2), the characteristic families and the readings
+    (`readings` overrides the manifest's [readings], as the reference engine's rulesets take
+    them)."""
     rules = keyword_rules(ruleset)
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
@@ -68,11 +71,16 @@ def ruleset_facts(ruleset: str) -> str:
         lines += [f"op_stage({op},{stage.name})." for op in stage.operations]
     for family, names in characteristic_families(ruleset).items():
         lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
+    # The manifest's [readings] (settings where the rules leave two answers): reading(Key, Value).
+    for key, value in sorted({**manifest(ruleset).get("readings", {}), **(readings or {})}.items()):
+        shown = str(value).lower() if isinstance(value, bool) else value
+        lines.append(f"reading({key},{shown}).")
     return "\n".join(lines) + "\n"
 
 
 def run(
-    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None
+    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None,
+    readings: dict[str, Any] | None = None,
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until none withdraws anything; return the last model's symbols.
 
@@ -81,7 +89,7 @@ def run(
     TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
-    carried: list[str] = [ruleset_facts(ruleset)]
+    carried: list[str] = [ruleset_facts(ruleset, readings)]
     deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
@@ -147,10 +155,12 @@ def solve_round(
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
             # One ground call per inner list, each negating only what an earlier call defined,
             # so each is stratified and grounds to facts. The step after every object finished
-            # settles their final check in its first call; its other calls would find no object
-            # calculating, so they are left out.
+            # settles their final check; a procedure whose first call holds it
+            # (`final_check_first_call`) leaves its other calls out: they would find no object
+            # calculating.
             settling = step >= 2 and _all_finished(ctl, step - 1)
-            for parts in plan["step"][:1] if settling else plan["step"]:
+            calls = plan["step"][:1] if settling and plan.get("final_check_first_call") else plan["step"]
+            for parts in calls:
                 _ground(ctl, parts, {"p": step}, deadline, strict)
             for atom in ctl.symbolic_atoms.by_signature("stuck", 2):
                 raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "

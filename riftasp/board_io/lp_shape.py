@@ -41,7 +41,7 @@ from .lp_parsing import Term
 
 # Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
 _VOCABULARY = {
-    "ruleset": 1, "setting": 2, "player": 1, "active_player": 1,
+    "ruleset": 1, "setting": 2, "player": 1, "player_order": 2, "active_player": 1,
     "object": 1, "object_index": 2, "name": 2, "printed_type": 2, "owner": 2,
     "printed_controller": 2, "zone": 2, "location": 2, "printed_tag": 2,
     "printed_keyword": 3, "status": 2, "since": 2, "attached": 3,
