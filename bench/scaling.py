@@ -4,7 +4,12 @@ Each size runs in a fresh process (so peak RSS belongs to that size alone), for 
 resolver and the reference engine on the same board. Figures are reported as ratios against
 the smallest size measured in the same run, and reference/ASP speed as a ratio too.
 
-    python bench/scaling.py [--sizes 10,100,1000] [--repeat 3] [--max-exponent 1.2] [--json]
+    python bench/scaling.py [--ruleset riftbound|sorcery] [--sizes 10,100,1000] [--repeat 3]
+                            [--max-exponent 1.2] [--clock wall|cpu] [--reference-max N] [--json]
+
+`--ruleset` picks the generated boards (bench/boards.py: Riftbound's blocks of ten, or a Sorcery
+realm on a grid big enough for it); `--clock cpu` measures CPU seconds (steadier than wall time
+on a shared machine); `--reference-max` leaves the reference engine out above that many objects.
 
 Between consecutive sizes it prints the growth exponent of the ASP resolver's time,
 log(t2 / t1) / log(n2 / n1) (1.0: linear); between sizes of 1,000 objects and more, where fixed
@@ -25,17 +30,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def measure(size: int, engine: str, repeat: int) -> dict:
+def measure(size: int, engine: str, repeat: int, ruleset: str = "riftbound", clock: str = "wall") -> dict:
     sys.path.insert(0, str(HERE))
-    from boards import generate
+    from boards import GENERATORS
 
     from riftasp.board_io import board_from_dict
 
-    board = board_from_dict(generate(size), f"generated-{size}")
+    board = board_from_dict(GENERATORS[ruleset](size), f"generated-{size}")
+    now = time.process_time if clock == "cpu" else time.perf_counter
     best = float("inf")
     stats = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = now()
         if engine == "asp":
             from riftasp.facts import board_facts
             from riftasp.resolve import resolve_facts
@@ -45,7 +51,7 @@ def measure(size: int, engine: str, repeat: int) -> dict:
             from riftasp.reference import resolve
 
             resolve(board)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, now() - start)
     out = {"size": size, "engine": engine, "seconds": best,
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     if stats is not None:
@@ -56,7 +62,11 @@ def measure(size: int, engine: str, repeat: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--ruleset", default="riftbound", help="whose generated boards (bench/boards.py)")
     parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--reference-max", type=int, default=None,
+                        help="run the reference engine only on boards of at most this many objects")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engines", default="asp,reference")
     parser.add_argument("--max-exponent", type=float, default=1.2)
@@ -65,13 +75,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         size, engine = args.child.split(":")
-        print(json.dumps(measure(int(size), engine, args.repeat)))
+        print(json.dumps(measure(int(size), engine, args.repeat, args.ruleset, args.clock)))
         return
     rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
         for engine in args.engines.split(","):
+            if engine == "reference" and args.reference_max is not None and size > args.reference_max:
+                continue
             proc = subprocess.run([sys.executable, __file__, "--child", f"{size}:{engine}",
-                                   "--repeat", str(args.repeat)], capture_output=True, text=True,
+                                   "--repeat", str(args.repeat), "--ruleset", args.ruleset,
+                                   "--clock", args.clock], capture_output=True, text=True,
                                   check=True)
             rows.append(json.loads(proc.stdout))
     asp = [r for r in rows if r["engine"] == "asp"]
@@ -88,6 +101,7 @@ def main() -> None:
                           "too_steep": too_steep}, indent=2))  # fmt: skip
         sys.exit(1 if too_steep else 0)
     base = asp[0]
+    print(f"{args.ruleset}: best of {args.repeat}, {args.clock} seconds")
     print(f"{'objects':>8} {'asp s':>8} {'x base':>7} {'per obj':>8} {'atoms':>9} {'steps':>6} "
           f"{'rss MB':>7} {'ref s':>8} {'asp/ref':>8}")
     for r in asp:

@@ -39,6 +39,8 @@ def board_facts(board: Board) -> str:
     lines += [f"player_order({quote(p)},{n})." for n, p in enumerate(board.players)]
     if board.active_player is not None:
         lines.append(f"active_player({quote(board.active_player)}).")
+    if board.realm is not None:
+        lines.append(f"realm_size({board.realm[0]},{board.realm[1]}).")
     for index, obj in enumerate(board.objects):
         o = quote(obj.id)
         lines += [

@@ -204,3 +204,6 @@ class Board:
     ruleset: str = DEFAULT_RULESET
     settings: Settings = field(default_factory=Settings)
     source: str = "<board>"  # the file it came from, for error messages
+    # The realm's grid (rows, columns) of a ruleset that has one (Sorcery), when the board gives
+    # its own; else its manifest's [realm].
+    realm: tuple[int, int] | None = None

@@ -27,6 +27,7 @@ from .board_io.fields import (
     REF,
     RESERVED_ID_CHARACTERS,
     RESERVED_PLAYERS,
+    REALM,
     SETTINGS,
     TARGET,
     TARGET_WORDS,
@@ -221,5 +222,6 @@ _INLINE = {
     "ruleset": lambda: {"enum": rulesets()},
     "card": lambda: {"enum": sorted({name for r in rulesets() for name in library(r)})},
     "settings": lambda: _part(SETTINGS),
+    "realm": lambda: _part(REALM),
     "player_or_you": lambda: {"anyOf": [{"enum": list(RESERVED_PLAYERS)}, {"$ref": "#/$defs/text"}]},
 }

@@ -54,6 +54,7 @@ BOARD = Part(
     {
         "ruleset": Kind("ruleset"),
         "settings": Kind("settings"),
+        "realm": Kind("realm"),
         "players": array(PLAYER, unique=True),
         "active_player": TEXT,
         "objects": OBJECTS,
@@ -62,6 +63,8 @@ BOARD = Part(
     required=("players", "objects"),
 )
 SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing")}, what="setting")
+# The realm's grid of a board whose ruleset has one (Sorcery; the manifest's [realm] otherwise).
+REALM = Part({"rows": AMOUNT, "columns": AMOUNT}, required=("rows", "columns"))
 
 @cache
 def object_part(ruleset: str) -> Part:

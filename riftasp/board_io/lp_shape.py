@@ -41,7 +41,7 @@ from .lp_parsing import Term
 
 # Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
 _VOCABULARY = {
-    "ruleset": 1, "setting": 2, "player": 1, "player_order": 2, "active_player": 1,
+    "ruleset": 1, "setting": 2, "realm_size": 2, "player": 1, "player_order": 2, "active_player": 1,
     "object": 1, "object_index": 2, "name": 2, "printed_type": 2, "owner": 2,
     "printed_controller": 2, "zone": 2, "location": 2, "printed_tag": 2,
     "printed_keyword": 3, "status": 2, "since": 2, "attached": 3,
@@ -110,6 +110,7 @@ def board_from_terms(terms: list[Term]) -> Board:
         effects=_fact_ongoing(facts["ongoing"], effects, len(objects)),
         ruleset=ruleset,
         settings=settings,
+        realm=_fact_realm(facts["realm_size"]),
     )
 
 
@@ -191,6 +192,13 @@ def _fact_ruleset(syms: list[clingo.Symbol]) -> str:
     if sym is None:
         return Board.ruleset
     return _arg(sym, 0, tuple(rulesets()), "the ruleset")
+
+
+def _fact_realm(syms: list[clingo.Symbol]) -> tuple[int, int] | None:
+    sym = _single(syms, "realm_size fact")
+    if sym is None:
+        return None
+    return _arg(sym, 0, "int", "the realm's rows"), _arg(sym, 1, "int", "the realm's columns")
 
 
 def _fact_settings(syms: list[clingo.Symbol]) -> Settings:

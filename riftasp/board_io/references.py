@@ -24,10 +24,15 @@ from .fields import ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT
 
 # How many known names an "unknown ..." message lists.
 LISTED_NAMES = 10
+# The largest grid a board may give its realm (a board is data: docs/board-format.md, Limits).
+REALM_MAX = 1000
 
 
 class JsonPaths:
     """Where things are in a JSON/YAML board."""
+
+    def realm(self, key: str) -> str:
+        return f"realm.{key}"
 
     def player(self, index: int, player: str) -> str:
         return f"players[{index}]"
@@ -43,6 +48,9 @@ class JsonPaths:
 
 class FactPaths:
     """Where things are in an ASP board: the fact that declares them."""
+
+    def realm(self, key: str) -> str:
+        return "realm_size"
 
     def player(self, index: int, player: str) -> str:
         return f"player({quote(player)})"
@@ -88,6 +96,7 @@ class _Names:
 
 def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     _check_players(board, paths)
+    _check_realm(board, paths)
     objects = _check_object_ids(board, paths)
     names = _Names(board.players, objects, frozenset(board.players), board.ruleset,
                    frozenset(layer_operations(board.ruleset)),
@@ -114,6 +123,19 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     for slot, path in placed:
         _check_effect(slot, path, names, rules)
     _check_reach(board, paths)
+
+
+def _check_realm(board: Board, paths: JsonPaths | FactPaths) -> None:
+    """A board's own grid: only for a ruleset with one (its manifest's [realm]), each side from 1
+    to REALM_MAX."""
+    if board.realm is None:
+        return
+    if "realm" not in manifest(board.ruleset):
+        raise Invalid(paths.realm("rows").split(".")[0], f"a {board.ruleset} board has no grid: 'realm' is for "
+                      "a ruleset whose manifest has one ([realm], e.g. sorcery)")  # fmt: skip
+    for key, n in zip(("rows", "columns"), board.realm):
+        if not 1 <= n <= REALM_MAX:
+            raise Invalid(paths.realm(key), f"must be from 1 to {REALM_MAX}, got {n}")
 
 
 def _check_players(board: Board, paths: JsonPaths | FactPaths) -> None:

@@ -39,6 +39,7 @@ from .fields import (
     OBJECTS,
     ONGOING_ONLY,
     OPERATION_FIELDS,
+    REALM,
     REF,
     SETTINGS,
     TARGET,
@@ -86,7 +87,7 @@ def _read_board(top: dict, field: Callable[..., Any], ruleset: str) -> Board:
     cards = library(ruleset)
     objects = _items(top["objects"], "objects", lambda v, p: _read_object(v, p, ruleset, cards))
     effects = field("effects", ())
-    return Board(players, active_player, objects, effects, ruleset, settings)
+    return Board(players, active_player, objects, effects, ruleset, settings, realm=field("realm"))
 
 
 # ---- plain values ------------------------------------------------------------------------------
@@ -242,6 +243,13 @@ def _read_settings(value: Any, path: str) -> Settings:
     data = _part(value, path, SETTINGS)
     field = _field_reader(_SETTINGS_READERS, data, path)
     return Settings(condition_timing=field("condition_timing", Settings.condition_timing))
+
+
+def _read_realm(value: Any, path: str) -> tuple[int, int]:
+    """The board's own grid (rows, columns); references.py checks its size."""
+    data = _part(value, path, REALM)
+    field = _field_reader(_REALM_READERS, data, path)
+    return field("rows"), field("columns")
 
 
 def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef]) -> GameObject:
@@ -405,6 +413,7 @@ _READ: dict[str, Read] = {
     "keyword_name": _keyword_name,
     "ruleset": _ruleset,
     "settings": _read_settings,
+    "realm": _read_realm,
     "operation": _read_op,
     "target": _read_target,
     "filter": _read_filter,
@@ -444,6 +453,7 @@ def _object_readers(ruleset: str) -> dict[str, Read]:
     return _readers(object_part(ruleset))
 
 _SETTINGS_READERS = _readers(SETTINGS)
+_REALM_READERS = _readers(REALM)
 _EFFECT_READERS = _readers(EFFECT)
 _TARGET_READERS = _readers(TARGET)
 _FILTER_READERS = _readers(FILTER)

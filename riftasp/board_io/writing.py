@@ -19,6 +19,8 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     data: dict[str, Any] = {"ruleset": board.ruleset}
     if board.settings != Settings():
         data["settings"] = {"condition_timing": board.settings.condition_timing}
+    if board.realm is not None:
+        data["realm"] = {"rows": board.realm[0], "columns": board.realm[1]}
     data["players"] = list(board.players)
     if board.active_player is not None:
         data["active_player"] = board.active_player

@@ -23,10 +23,27 @@ RELATIONS = ("here", "adjacent", "nearby", "one_step_in_front", "in_front", "abo
 _WORDS = board_vocabulary(NAME)
 
 
-def realm_size() -> tuple[int, int]:
-    """(rows, columns) of the realm's grid (the manifest's [realm])."""
+def realm_size(board: Any = None) -> tuple[int, int]:
+    """(rows, columns) of the realm's grid: the board's own (its `realm`), else the manifest's
+    [realm]."""
+    if board is not None and board.realm is not None:
+        return board.realm
     realm = manifest(NAME).get("realm", {})
     return realm.get("rows", 4), realm.get("columns", 5)
+
+
+# The first site listed at each square, per board (the one-site-per-square check in one pass).
+_sites: list[Any] = [None, {}]
+
+
+def _first_sites(board: Any) -> dict[tuple[int, int], Any]:
+    if _sites[0] is not board:
+        first: dict[tuple[int, int], Any] = {}
+        for other in board.objects:
+            if other.card_type == "site" and other.zone == "realm":
+                first.setdefault((other.row, other.column), other)
+        _sites[:] = [board, first]
+    return _sites[1]
 
 
 OBJECT_FIELDS: tuple[ObjectField, ...] = (
@@ -106,7 +123,7 @@ def check_object(board: Any, obj: Any, path: str) -> None:
     burrowed and submerged; one site per square."""
     from ..board_io.errors import Invalid, key_path, shown
 
-    rows, columns = realm_size()
+    rows, columns = realm_size(board)
     carried = obj.attached_to is not None
     placed = obj.row is not None or obj.column is not None
     if obj.zone != "realm":
@@ -135,11 +152,9 @@ def check_object(board: Any, obj: Any, path: str) -> None:
     if obj.burrowed and obj.submerged:
         raise Invalid(key_path(path, "submerged"), f"{shown(obj.id)} cannot be burrowed and submerged at once")
     if obj.card_type == "site":
-        for other in board.objects:
-            if other is obj:
-                break
-            if other.card_type == "site" and other.zone == "realm" and (other.row, other.column) == (obj.row, obj.column):
-                raise Invalid(key_path(path, "row"), f"two sites at row {obj.row}, column {obj.column}: {shown(other.id)} and {shown(obj.id)}")
+        other = _first_sites(board)[(obj.row, obj.column)]
+        if other is not obj:
+            raise Invalid(key_path(path, "row"), f"two sites at row {obj.row}, column {obj.column}: {shown(other.id)} and {shown(obj.id)}")
 
 
 def reference_ruleset() -> Any:
