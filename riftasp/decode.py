@@ -150,7 +150,13 @@ def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = (
 
     applied: dict[str, list[Application]] = defaultdict(list)
     trace = _traces(by, lambda effect, obj: _ability_name(effect, obj, copied))
-    for inst, obj, p, stage, stamp in by["applied"]:
+    # A procedure may give each row an order term instead of its step number (the layered pass:
+    # step, order key, listing index): the rows are then numbered 1, 2, ... in that order.
+    rows = by["applied"]
+    numbers = {p: p for _, _, p, _, _ in rows}
+    if any(not isinstance(p, int) for p in numbers):
+        numbers = {p: n for n, p in enumerate(sorted(numbers), start=1)}
+    for inst, obj, p, stage, stamp in rows:
         layer, sublayer = stages[stage]
         why_tags = sorted(set(reasons[(inst, obj, p)]))
         deps = sorted(depends[(inst, obj)])
@@ -161,7 +167,7 @@ def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = (
         applied[obj].append(
             Application(
                 effect=name(inst),
-                step=p,
+                step=numbers[p],
                 layer=layer,
                 sublayer=sublayer,
                 timestamp=stamp,
