@@ -477,6 +477,14 @@ def affinity_words(affinity: dict[str, int]) -> list[str]:
 # -- applying (§3, §8) --------------------------------------------------------------------------------
 
 
+def gain(s: ObjState, ability: Ability) -> None:
+    """The object comes to hold the ability, unless it holds it already: an ability held from a
+    second source (two Pallid Busts linked to one minion) is not gained again and keeps the order
+    key and timestamp it was gained with (docs/semantics-sorcery.md §3, "One ability, several
+    sources")."""
+    s.held.setdefault(ability.name, ability)
+
+
 def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     """Apply the effect to one object: (characteristic, before, after, what happened)."""
     s = world.state[oid]
@@ -492,7 +500,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         if blocked():
             return "abilities", before, before, f"cannot give {oid} an ability: it lost its abilities"
         name = f"{inst.name}@{oid}"
-        s.held[name] = Ability(name, inst.effect, "granted", inst.key + (1,), inst.timestamp, supplier=inst.supplier)
+        gain(s, Ability(name, inst.effect, "granted", inst.key + (1,), inst.timestamp, supplier=inst.supplier))
         return "abilities", before, sorted(s.held), f"gives {oid} the ability {name}"
     if op.name == "copy":
         original = world.objects[op.of]
@@ -546,7 +554,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
                 s.keywords |= {k.name for k in linked.keywords}
                 for i, e in enumerate(linked.rules_text):
                     name = f"{e.id}@{oid}"
-                    s.held[name] = Ability(name, e, "linked", inst.key + (1, i), inst.timestamp, supplier=inst.supplier)
+                    gain(s, Ability(name, e, "linked", inst.key + (1, i), inst.timestamp, supplier=inst.supplier))
         after = {"types": sorted(s.types), "subtypes": sorted(s.subtypes), "abilities": sorted(s.held)}
         return "types", before, after, "" if linked is not None else "links to no object"
     if op.name in ("gain_affinity", "lose_affinity"):
