@@ -82,6 +82,23 @@ def test_king_then_mesmerism_on_that_king_the_mesmerism_s_controller_controls_al
     assert res.objects["soldier_a"].power == 2 and res.objects["king"].power == 3
 
 
+def test_a_dependency_that_vanished_before_it_applied_is_not_reported():
+    # Two Kings of the Realm (alice's older) and bob's Mesmerism on alice's King. alice's King
+    # depends on the Mesmerism (it would change its controller) and on bob's King (which would
+    # too, as alice's would bob's: a cycle). bob's King goes first ("effects that each change
+    # the other … go by timestamp", the other waiting for the Mesmerism) and takes alice's King;
+    # then the Mesmerism would change nothing, so alice's King no longer depends on it and goes
+    # by timestamp, before it: "apply the independent effect first … then apply any dependent
+    # effects" does not say it waited for an effect that applied after it (found by `riftasp
+    # check` on generated boards).
+    res = run("two-kings-and-mesmerism")
+    assert {o: res.objects[o].controller for o in ("king_a", "king_b")} == {"king_a": "bob", "king_b": "bob"}
+    assert [(a.effect, a.step, a.depends_on) for a in rows(res, "king_a") if a.layer == "control"] == [
+        ("king_b.mortals_control", 1, ()), ("king_a.mortals_control", 3, ()), ("mesmerize", 5, ())]
+    assert "cycle" in only_row(res, "king_a", "king_b.mortals_control").reasons
+    assert "dependency" not in only_row(res, "king_a", "king_a.mortals_control").reasons
+
+
 def test_two_kings_the_older_king_wins():
     # "Your King gives you control of all mortals, including my King. Then, when the second
     # King's ability is being applied, he's already controlled by you … the first King 'wins.'"

@@ -108,6 +108,7 @@ class World:
         self.state: dict[str, ObjState] = {oid: self._printed_state(self.objects[oid]) for oid in self.in_realm}
         # Control dependencies seen so far (outside a cycle): effect -> those it waited for (§5).
         self.waited_for: dict[tuple, set[tuple]] = {}
+        self.picked: set[tuple] = set()  # the effects picked so far
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -377,7 +378,10 @@ class World:
                 labels.add("dependency")
         else:
             first = pool[0]
-        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()))
+        # What it waited for and that applied before it (a dependency that vanished before the
+        # effect it waited for applied delayed nothing: §5).
+        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()) if u in self.picked)
+        self.picked.add(first.uid)
         if waited:
             depends_on = tuple(waited)
             labels.add("dependency")
