@@ -2,7 +2,7 @@
 (../shared/seeds/001_63d6e481afc275f2.txt, quoted) and per decision, on the boards of
 examples/sorcery/. The expected values are the seed's, not the engine's output. Every test runs
 on both engines: the reference engine and the ASP resolver (encodings/sorcery/, procedure
-layered); the generated boards compare the two."""
+layered). The generated boards: tests/test_sorcery_generated.py."""
 
 from __future__ import annotations
 
@@ -375,38 +375,3 @@ def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence
     # Spider removes that ability just before it applies (§3).
     res = run("root-spider")
     assert res.objects["phyxis"].silenced and not res.objects["factory"].silenced
-
-
-# -- generated boards: the reference engine's invariants -------------------------------------------------
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-
-from budget import budget  # noqa: E402
-from riftasp.sorcery_strategies import sorcery_boards  # noqa: E402
-
-
-@settings(max_examples=budget(60, 1000), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=sorcery_boards())
-def test_generated_boards_resolve_once_per_effect_and_object_and_deterministically(data, engine):
-    board = board_from_dict(data)
-    res = resolve(board)
-    if engine == "asp":
-        assert _compared(resolve_asp(board).to_json()) == _compared(res.to_json())
-    assert res.to_json() == resolve(board).to_json()
-    steps = [a.step for apps in res.applied.values() for a in apps]
-    assert sorted(steps) == list(range(1, len(steps) + 1))  # one row a step, none twice
-    for oid, apps in res.applied.items():
-        assert len({a.effect for a in apps}) == len(apps), oid  # an effect applies once to an object
-    # One pass: layer by layer, never back (but for an effect that became due late).
-    layer = {name: n for n, name in enumerate(Sorcery().layer_names)}
-    rows = sorted((a.step, layer[a.layer]) for apps in res.applied.values() for a in apps if "late" not in a.reasons)
-    assert [n for _, n in rows] == sorted(n for _, n in rows)
-    for oid, c in res.objects.items():
-        assert c.power is None or c.power >= 0
-
-
-def _compared(out: dict) -> dict:
-    out = {k: v for k, v in out.items() if k != "engine"}
-    out["applied"] = {o: [{k: v for k, v in a.items() if k != "why"} for a in apps] for o, apps in out["applied"].items()}
-    return out
