@@ -90,6 +90,8 @@ TYPES = ("minion", "artifact", "site")
 ELEMENTS = ("water", "fire")
 RELATIONS = ("nearby", "adjacent", "here", "one_step_in_front", "area")
 MAX_CARDS, MAX_ARTIFACTS, MAX_EFFECTS = 6, 3, 4
+# The cards whose text has a condition (left out by the profile's `conditions`).
+CONDITIONAL = ("Bound Spirit", "Pied Piper of Hameln", "Plate of the Whale")
 
 
 def _op(draw: Any, name: str) -> dict[str, Any]:
@@ -119,9 +121,12 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     rows, columns = realm_size()
     spread = draw(st.booleans())
     max_row, max_column = (rows, columns) if spread else (min(3, rows), min(3, columns))
-    waiting_cards = ("Bound Spirit", "Pied Piper of Hameln")
-    pool = [c for c in theme["cards"] if profile.allows("conditions") or c not in waiting_cards]
-    everything = [c for c in (*MINIONS, *SITES, *AURAS) if profile.allows("conditions") or c not in waiting_cards]
+    waiting_cards = CONDITIONAL if not profile.allows("conditions") else ()
+    pool = [c for c in theme["cards"] if c not in waiting_cards]
+    everything = [c for c in (*MINIONS, *SITES, *AURAS) if c not in waiting_cards]
+    artifacts = [c for c in theme["artifacts"] if c not in waiting_cards] or ["Sword and Shield"]
+    all_artifacts = [c for c in ARTIFACTS if c not in waiting_cards]
+    linkable = [c for c in LINKABLE if c not in waiting_cards]
     same_time = theme is THEMES["together"]
     objects: list[dict[str, Any]] = []
     sites: set[tuple[int, int]] = set()
@@ -149,7 +154,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     banished: list[str] = []
     n_artifacts = draw(st.integers(0, MAX_ARTIFACTS)) if bearers and profile.allows("gear") else 0
     for n in range(n_artifacts):
-        card = draw(st.sampled_from(theme["artifacts"])) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(ARTIFACTS))
+        card = draw(st.sampled_from(artifacts)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(all_artifacts))
         bearer = bearers[draw(st.integers(0, len(bearers) - 1))]
         art = {"id": f"a{n}", "card": card, "owner": draw(st.sampled_from(PLAYERS)), "zone": "realm",
                "attached_to": bearer, "since": draw(st.integers(0, 1 if same_time else 3))}  # fmt: skip
@@ -162,7 +167,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
                 banished.append(art["linked"])
         objects.append(art)
     for bid in banished:
-        objects.append({"id": bid, "card": draw(st.sampled_from(LINKABLE)), "owner": draw(st.sampled_from(PLAYERS)),
+        objects.append({"id": bid, "card": draw(st.sampled_from(linkable)), "owner": draw(st.sampled_from(PLAYERS)),
                         "zone": "banished"})
     effects = _effects(draw, theme, objects, profile)
     ids = {o["id"] for o in objects}

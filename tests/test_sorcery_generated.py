@@ -20,6 +20,7 @@ from riftasp.check import check
 from riftasp.crosscheck import is_stored_output
 from riftasp.reference import resolve
 from riftasp.reference.sorcery import Sorcery
+from riftasp.profile import Profile
 from riftasp.sorcery_strategies import sorcery_boards
 
 EXAMPLES = ROOT / "examples" / "sorcery"
@@ -74,3 +75,15 @@ def test_every_example_s_stored_outputs_agree_and_keep_sorcery_s_invariants(path
                       for suffix in (".expected.json", ".reference.expected.json"))  # fmt: skip
     assert compared(asp) == compared(reference)
     assert check(board, asp) == [] and check(board, reference) == []
+
+
+@boards_settings(budget(40, 300))
+@given(data=sorcery_boards(profile=Profile(without=frozenset({"conditions", "gear", "gain_control", "filters"}),
+                                           max_objects=3, max_effects=1)))
+def test_a_profile_leaves_out_what_it_names(data):
+    from riftasp.sorcery_strategies import CONDITIONAL
+
+    cards = [o["card"] for o in data["objects"]]
+    assert not set(cards) & set(CONDITIONAL) and not any(o.get("attached_to") for o in data["objects"])
+    assert sum(1 for o in data["objects"] if o["zone"] == "realm") <= 3 and len(data["effects"]) <= 1
+    assert all(e["op"]["op"] != "gain_control" and "filter" not in e["target"] for e in data["effects"])
