@@ -340,6 +340,20 @@ def test_basilisk_not_at_rest_counts_as_older_than_gorgons_at_rest():
     assert row.timestamp == 2  # newer than the Gorgons (1), yet it counts as older
 
 
+def test_the_basilisk_counting_as_older_goes_before_an_effect_between_their_timestamps():
+    # "That minion is then considered to have an earlier timestamp than the other": the Basilisk
+    # (3, not at rest) takes the place just before the Gorgons (1, at rest), so before a disable
+    # of timestamp 2 on it too: it disables the Gorgons, then is disabled itself. (Were only the
+    # pair reordered, the Gorgons before the disable by timestamp, the disable before the Basilisk,
+    # the Basilisk before the Gorgons: no order at all. Found by `riftasp check`: both engines
+    # let the disable in first, and the Gorgons then went after it though older.)
+    res = run("basilisk-gorgons-and-an-effect-between")
+    assert res.objects["gorgons"].disabled and res.objects["basilisk"].disabled
+    gaze, petrify = only_row(res, "gorgons", "basilisk.gaze"), only_row(res, "basilisk", "petrify")
+    assert (gaze.step, petrify.step) == (1, 2) and "at_rest" in gaze.reasons
+    assert not rows(res, "basilisk", "gorgons.stone_gaze")
+
+
 def test_basilisk_and_gorgons_both_at_rest_go_by_timestamp():
     # "If both minions are at rest at the time you are applying these abilities, rely on normal
     # timestamp order."

@@ -347,10 +347,13 @@ class World:
         ordered = sorted(due, key=lambda i: i.key)
         notes: list[str] = []
         labels: set[str] = set()
-        # §6: an at-rest disabling ability of a minion not at rest counts as older.
+        # §6: an at-rest disabling ability of a minion not at rest counts as older: it takes the
+        # place just before the ability it beats (before any effect that one is older than).
         older = self.at_rest_older(ordered)
-        younger = {b for _, b in older}
-        pool = [i for i in ordered if i.uid not in younger]
+        place = {i.uid: i.key + (1,) for i in ordered}
+        for a, b in older:
+            place[a] = min(place[a], next(i.key for i in ordered if i.uid == b) + (0,))
+        pool = sorted(ordered, key=lambda i: place[i.uid])
         # §5: control effects wait for those that change their source's controller.
         deps = self.control_dependencies(pool)
         depends_on: tuple[str, ...] = ()
