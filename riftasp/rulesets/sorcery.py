@@ -2,8 +2,8 @@
 affinity, a square on the realm's grid, at rest, burrowed or submerged, the order of a
 simultaneous entry, the object an artifact is linked to), its own operations, conditions and
 filters (the relations of the grid: here, adjacent, nearby, in front, directly above, an aura's
-area), what it reports of every object, its checks of places on the grid, and its ruleset for the
-reference engine, and its board generators. Its encoding is encodings/sorcery/."""
+area), what it reports of every object, its checks of places on the grid, its ruleset for the
+reference engine, its board generators and its invariant checker. Its encoding is encodings/sorcery/."""
 
 from __future__ import annotations
 
@@ -142,14 +142,6 @@ def check_object(board: Any, obj: Any, path: str) -> None:
                 raise Invalid(key_path(path, "row"), f"two sites at row {obj.row}, column {obj.column}: {shown(other.id)} and {shown(obj.id)}")
 
 
-def board_strategy(profile: Any, ruleset: str) -> Any:
-    """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/sorcery_strategies.py)."""
-    # Imported here: hypothesis is only needed to fuzz.
-    from ..sorcery_strategies import board_strategy as strategy
-
-    return strategy(profile, ruleset)
-
-
 def reference_ruleset() -> Any:
     # Imported here: riftasp loads plugins while building its registries, before the reference
     # engine's modules.
@@ -163,3 +155,11 @@ def checker() -> Any:
     from ..check.sorcery import check_report
 
     return check_report
+
+
+def board_strategy(profile: Any, ruleset: str) -> Any:
+    """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/sorcery_strategies.py)."""
+    # Imported here: hypothesis is only needed to fuzz.
+    from ..sorcery_strategies import board_strategy as strategy
+
+    return strategy(profile, ruleset)
