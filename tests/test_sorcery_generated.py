@@ -87,3 +87,30 @@ def test_a_profile_leaves_out_what_it_names(data):
     assert not set(cards) & set(CONDITIONAL) and not any(o.get("attached_to") for o in data["objects"])
     assert sum(1 for o in data["objects"] if o["zone"] == "realm") <= 3 and len(data["effects"]) <= 1
     assert all(e["op"]["op"] != "gain_control" and "filter" not in e["target"] for e in data["effects"])
+
+
+def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
+    from hypothesis import seed
+
+    from riftasp.fuzz import fixed_constants
+    from riftasp.sorcery_strategies import ARTIFACTS, AURAS, MINIONS, OPS, SITES
+
+    drawn: list[dict] = []
+
+    @seed(1)
+    @boards_settings(400)
+    @given(data=sorcery_boards())
+    def collect(data):
+        drawn.append(data)
+
+    with fixed_constants():
+        collect()
+    cards = {o["card"] for d in drawn for o in d["objects"]}
+    assert set(MINIONS + SITES + AURAS + ARTIFACTS) <= cards
+    assert {e["op"]["op"] for d in drawn for e in d["effects"]} == set(OPS)
+    realm = [o for d in drawn for o in d["objects"] if o["zone"] == "realm"]
+    assert any(o.get("at_rest") for o in realm) and any(o.get("burrowed") for o in realm)
+    assert any("entry_order" in o for o in realm) and any(e.get("source") for d in drawn for e in d["effects"])
+    links = [[o["linked"] for o in d["objects"] if "linked" in o] for d in drawn]
+    assert any(len(ls) > len(set(ls)) for ls in links)  # two busts sharing a link
+    assert any("filter" in e["target"] for d in drawn for e in d["effects"])
