@@ -13,9 +13,10 @@ from the theme's pool, with a little noise from the whole library:
   auras      Flood, Drought, Acid Rain and Silence over sites (Floodplain's activated ability as a
              board effect with a later or earlier timestamp), affinity effects
   artifacts  artifacts on bearers: Pallid Bust linked to banished minions (two busts sharing a
-             link included), Land Deed, Eerie Coral, Sword and Shield, Plate of the Whale
+             link included), Land Deed, Eerie Coral, Sword and Shield, Plate of the Whale; copies
   control    King of the Realm, Pied Piper, Mesmerism-like `gain_control` board effects (with a
-             source), and what takes their support away (silence, a Sisters nearby)
+             source), copies of a King, and what takes their support away (silence, a Sisters
+             nearby)
   together   cards entering the realm together (one `since`), with or without `entry_order`,
              of both players
   waiting    conditions that wait: Bound Spirit next to a Spellcaster (Eerie Coral,
@@ -65,11 +66,11 @@ THEMES: dict[str, dict[str, Any]] = {
               "rest": 1, "artifacts": ("Pallid Bust", "Land Deed"), "ops": ("gain_affinity", "lose_affinity", "silence")},
     "artifacts": {"cards": ("Foot Soldier", "Bosk Troll", "Skeleton", "King of the Realm", "Sisters of Silence",
                             "Infusion Factory", "Acid Rain", "Floodplain"),
-                  "rest": 2, "artifacts": ARTIFACTS + ("Pallid Bust", "Pallid Bust"), "ops": ("silence", "add_type")},
+                  "rest": 2, "artifacts": ARTIFACTS + ("Pallid Bust", "Pallid Bust"), "ops": ("silence", "add_type", "copy")},
     "control": {"cards": ("King of the Realm", "King of the Realm", "Pied Piper of Hameln", "Pied Piper of Hameln",
                           "Foot Soldier", "Skeleton", "House Arn Bannerman", "Sisters of Silence", "Floodplain"),
                 "rest": 1, "artifacts": ("Land Deed", "Sword and Shield", "Pallid Bust"),
-                "ops": ("gain_control", "gain_control", "silence", "plus", "set_power")},
+                "ops": ("gain_control", "gain_control", "silence", "plus", "set_power", "copy")},
     "together": {"cards": ("King of the Realm", "King of the Realm", "Flood", "Drought", "Smokestacks of Gnaak",
                            "Sisters of Silence", "Hillock Basilisk", "Stone-gaze Gorgons", "Floodplain", "Foot Soldier"),
                  "rest": 3, "artifacts": ARTIFACTS, "ops": ("gain_control",)},
@@ -80,7 +81,7 @@ THEMES: dict[str, dict[str, Any]] = {
 }
 # Every board effect's operation, as a board writes it (the op's parameters drawn below).
 OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
-       "gain_keywords", "gain_affinity", "lose_affinity", "silence", "disable", "lose_all_abilities")  # fmt: skip
+       "gain_keywords", "gain_affinity", "lose_affinity", "silence", "disable", "lose_all_abilities", "copy")  # fmt: skip
 # Which spell card a board effect of an operation comes from, when it names a source.
 SPELL_OF = {"gain_control": "Mesmerism", "set_power": "Shrink", "plus": "Overpower", "double": "Warp Spasm",
             "gain_keywords": "Power of Flight"}  # fmt: skip
@@ -197,6 +198,9 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
     for n in range(draw(st.integers(0, min(MAX_EFFECTS, profile.max_effects)))):
         name = draw(st.sampled_from(favoured)) if draw(st.integers(0, 9)) < 7 else draw(st.sampled_from(allowed))
         effect: dict[str, Any] = {"id": f"e{n}", "op": _op(draw, name)}
+        if name == "copy":  # of an object in the realm or a banished minion
+            originals = [o for o in objects if o["zone"] in ("realm", "banished")]
+            effect["op"]["of"] = originals[draw(st.integers(0, len(originals) - 1))]["id"]
         target = in_realm[draw(st.integers(0, len(in_realm) - 1))]
         sites_here = [o for o in in_realm if o["card"] in SITES]
         if name in ("gain_affinity", "lose_affinity") and sites_here:

@@ -98,7 +98,7 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     drawn: list[dict] = []
 
     @seed(1)
-    @boards_settings(400)
+    @boards_settings(800)
     @given(data=sorcery_boards())
     def collect(data):
         drawn.append(data)

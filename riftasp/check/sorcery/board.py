@@ -47,6 +47,8 @@ class SorceryBoard:
         self.index = {o.id: n for n, o in enumerate(board.objects)}
         self.in_realm = [o.id for o in board.objects if o.zone == "realm"]
         self.effects = {e.id: e for e in board.effects}
+        self.copies = [e for e in (*board.effects, *(t for o in board.objects for t in (*o.rules_text, *o.effect_text)))
+                       if e.op.name == "copy" and e.op.of in self.objects]  # fmt: skip
         self.readings = manifest(board.ruleset).get("readings", {})
         stages = layer_table(board.ruleset)
         self.layers: list[str] = []
@@ -130,6 +132,10 @@ class SorceryBoard:
                     for e in linked.rules_text:
                         if e.id == base:
                             return Named(name, e, "ability", at, art.id)
+            for copying in self.copies:  # the rules text of an object a copy effect copies
+                for e in self.objects[copying.op.of].rules_text:
+                    if e.id == base:
+                        return Named(name, e, "ability", at)
             return None
         for oid in self.in_realm:
             obj = self.objects[oid]

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..contract import Row
 from ..report import FINAL, TRACE, Report, Violation, show
-from .board import AFTER, BEFORE, REMOVING, Named, SorceryBoard
+from .board import AFTER, BEFORE, DIRECT, REMOVING, Named, SorceryBoard
 from .view import View
 
 ELEMENTS = ("air", "earth", "fire", "water")
@@ -47,6 +47,7 @@ def _plain(value: Any) -> Any:
 def printed(sb: SorceryBoard, oid: str) -> dict[str, Any]:
     obj = sb.objects[oid]
     return {
+        "name": obj.name,
         "controller": obj.controller,
         "power": getattr(obj, "power", None),
         "types": {obj.card_type},
@@ -67,6 +68,8 @@ def parts(row: Row, value: Any) -> dict[str, Any] | None:
     ch = row.characteristic
     if ch in ("controller", "power"):
         return {ch: value}
+    if ch == "copy":
+        return {"name": value}
     if isinstance(value, dict):
         keys = {"types": ("types", "subtypes", "abilities"), "abilities": ("abilities", "keywords")}.get(ch)
         if keys is None or set(value) != set(keys):
@@ -112,9 +115,6 @@ class Checker:
             return
         rows = sorted((r for rs in view.applied.values() for r in rs), key=lambda r: (r.step, r.object))
         self.steps(rows)
-        if any(r.characteristic == "copy" for r in rows):
-            self.report.skipped.append("trace replay: a copy row (the checker does not restate copies)")
-            return
         state = {oid: printed(sb, oid) for oid in sb.in_realm}
         self.replay(rows, state)
         self.finals(state, rows)
@@ -330,6 +330,13 @@ class Checker:
             s["affinity"].pop(op.element, None)
         elif name in REMOVING:
             s["abilities"], s["keywords"], s["lost"] = set(), set(), True
+        elif name == "copy":
+            # The original's printed values and rules text (as E@O); the controller, the lost flag
+            # and the abilities its artifacts granted it stay (§3, §8).
+            original = printed(sb, op.of)
+            granted = {a for a in s["abilities"] if a.partition("@")[0] in self.granted_entries(r.object)}
+            s.update({k: original[k] for k in ("name", "power", "types", "subtypes", "affinity", "keywords")})
+            s["abilities"] = granted | {f"{e.id}@{r.object}" for e in sb.objects[op.of].rules_text}
         elif name == "gain_keywords":
             if not blocked:
                 s["keywords"] |= {k.name for k in op.keywords}
@@ -345,6 +352,10 @@ class Checker:
             return None
         return s
 
+    def granted_entries(self, oid: str) -> set[str]:
+        """The bearer abilities (entry ids) of the artifacts carried by `oid` that grant it one."""
+        return {e.id for art in self.sb.carried_by(oid) for e in art.effect_text if e.op.name not in DIRECT}
+
     # -- the end -----------------------------------------------------------------------------------
 
     def finals(self, state: dict[str, Any], rows: list[Row]) -> None:
@@ -356,7 +367,7 @@ class Checker:
         for oid in self.sb.in_realm:
             f, s = self.view.objects[oid], state[oid]
             power = None if s["power"] is None else max(0, s["power"])
-            pairs = [("controller", f.controller, s["controller"]), ("power", f.power, power),
+            pairs = [("name", f.name, s["name"]), ("controller", f.controller, s["controller"]), ("power", f.power, power),
                      ("types", set(f.types), s["types"]), ("subtypes", set(f.subtypes), s["subtypes"]),
                      ("affinity", set(f.affinity), set(words(s["affinity"]))),
                      ("keywords", set(f.keywords), s["keywords"])]  # fmt: skip

@@ -14,6 +14,7 @@ from ..contract import ContractError, Row, _is_int, _need, _row, _str_list
 
 @dataclass(frozen=True)
 class Final:
+    name: str
     controller: str | None
     power: int | None
     types: frozenset[str]
@@ -35,10 +36,11 @@ class View:
 
 def _final(data: Any, where: str) -> Final:
     _need(isinstance(data, dict), where, "an object", data)
-    for key in ("controller", "power", "types", "subtypes", "affinity", "keywords", "disabled", "silenced"):
+    for key in ("name", "controller", "power", "types", "subtypes", "affinity", "keywords", "disabled", "silenced"):
         if key not in data:
             raise ContractError(where, f"missing field '{key}'")
-    controller, power = data["controller"], data["power"]
+    name, controller, power = data["name"], data["controller"], data["power"]
+    _need(isinstance(name, str), f"{where}.name", "a string", name)
     _need(controller is None or isinstance(controller, str), f"{where}.controller", "a string or null", controller)
     _need(power is None or _is_int(power), f"{where}.power", "an integer or null", power)
     for flag in ("disabled", "silenced"):
@@ -49,7 +51,7 @@ def _final(data: Any, where: str) -> Final:
     zone = data.get("zone")
     _need(zone is None or isinstance(zone, str), f"{where}.zone", "a string", zone)
     return Final(
-        controller, power,
+        name, controller, power,
         *(frozenset(_str_list(data[k], f"{where}.{k}")) for k in ("types", "subtypes", "affinity")),
         frozenset(keywords), data["disabled"], data["silenced"], zone or "",
         None if abilities is None else frozenset(_str_list(abilities, f"{where}.abilities")),

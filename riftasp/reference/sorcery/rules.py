@@ -519,7 +519,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         copied = {}
         for i, e in enumerate(original.rules_text):
             name = f"{e.id}@{oid}"
-            copied[name] = Ability(name, e, "copied", inst.key + (2, i), inst.timestamp)
+            copied[name] = Ability(name, e, "copied", inst.key + (2, (world.index[oid], i)), inst.timestamp)
         s.held = {**copied, **granted}
         return "copy", before, s.name, f"makes {oid} a copy of {op.of}"
     if op.name in ("add_type", "add_subtype", "remove_subtype"):
