@@ -120,6 +120,29 @@ def test_two_kings_entering_together_the_active_player_s_king_is_older():
     assert "active_player" in row.reasons and says(row, "the active player's cards count as entering first")
 
 
+# -- §1, §8 copy ------------------------------------------------------------------------------------
+
+
+def test_a_copy_applies_in_layer_1_with_the_original_s_printed_values_and_rules_text():
+    # "Copy effects, e.g. Mirror Realm, Selfsame Simulacrum, Assimilator Snail" (layer 1): the Foot
+    # Soldier becomes a copy of a banished King of the Realm: its printed name, power and
+    # sub-types, and its abilities as king.…@soldier, dated by the copy (3); it keeps its
+    # controller, and its Land Deed still grants it the site. The copied King takes bob's Mortal
+    # Foot Soldier (+1 power), not his Skeleton.
+    res = run("copy-of-a-banished-king")
+    soldier = res.objects["soldier"]
+    assert (soldier.name, soldier.power, soldier.subtypes, soldier.controller) == (
+        "King of the Realm", 3, ("Mortal",), "alice")
+    assert soldier.abilities == ("deed.deed@soldier", "king.mortals_control@soldier", "king.mortals_power@soldier")
+    copy = only_row(res, "soldier", "mirror")
+    assert (copy.step, copy.layer, copy.characteristic, copy.before, copy.after) == (
+        1, "copy", "copy", "Foot Soldier", "King of the Realm")
+    control = only_row(res, "squire", "king.mortals_control@soldier")
+    assert (control.timestamp, control.after) == (3, "alice")
+    assert (res.objects["squire"].controller, res.objects["squire"].power) == ("alice", 2)
+    assert res.objects["skeleton"].controller == "bob" and res.objects["field"].controller == "alice"
+
+
 # -- §3 removing and adding abilities ---------------------------------------------------------------
 
 
