@@ -201,6 +201,8 @@ class Checker:
                 if first and not late:
                     self.order(picks, key, r, named, gained_at, rows)
                     picks.append((key, r, named))
+                    if r.sublayer == BEFORE and named.effect.op.name in REMOVING:
+                        self.moved_removal(r, named, current[2], state)
             # Conditions hold now (checked once, at its position).
             self.count()
             if not sb.holds(named, r.object, state):
@@ -229,6 +231,23 @@ class Checker:
             self.count()
             if need not in r.reasons:
                 self.violation(r.object, TRACE, "position", f"reason {need}", list(r.reasons), r.effect)
+
+    def moved_removal(self, r: Row, named: Named, targets: list[str], state: dict[str, Any]) -> None:
+        """A removal applies just before layer L only when an object it names holds, when it is
+        picked, an ability that applies in layer L, or a removal (moved before it in turn, §3)."""
+        sb = self.sb
+        layer = sb.number(r.layer)
+        self.count()
+        for t in targets:
+            for ability in state[t]["abilities"]:
+                held = sb.named(ability, t)
+                if held is None or held.name == named.name:
+                    continue
+                op = held.effect.op.name
+                if op in REMOVING or (op in sb.stage_of and sb.layer_of(op) == layer):
+                    return
+        self.violation(r.object, TRACE, "position", f"an ability of layer {r.layer} held by what it removes",
+                       f"{r.layer} before, with none", r.effect)  # fmt: skip
 
     def order(self, picks: list, key: tuple, r: Row, named: Named, gained_at: dict, rows: list[Row]) -> None:
         """No older effect due at this position was passed over without a reason."""
