@@ -377,6 +377,23 @@ def test_the_basilisk_counting_as_older_goes_before_an_effect_between_their_time
     assert not rows(res, "basilisk", "gorgons.stone_gaze")
 
 
+def test_two_gazes_that_count_as_older_go_in_their_own_order():
+    # The Basilisk (not at rest, 2) holds its own gaze and, from a Pallid Bust (3) linked to a
+    # banished Gorgons, the Gorgons' gaze: both count as older than the resting Gorgons' (1) and
+    # take the place just before it, in their own order (found by fuzzing: the ASP side picked
+    # both at one step); once the first has disabled the Gorgons, the second no longer beats
+    # anything and goes by its own timestamp.
+    board = json.loads((EXAMPLES / "basilisk-gorgons-one-at-rest.json").read_text(encoding="utf-8"))
+    board["objects"] += [
+        {"id": "bust", "card": "Pallid Bust", "owner": "alice", "zone": "realm", "attached_to": "basilisk",
+         "since": 3, "linked": "stone"},
+        {"id": "stone", "card": "Stone-gaze Gorgons", "owner": "bob", "zone": "banished"}]  # fmt: skip
+    res = run_board(board_from_dict(board))
+    assert [(a.effect, a.step, "at_rest" in a.reasons) for a in rows(res, "gorgons")] == [
+        ("basilisk.gaze", 2, True), ("stone.stone_gaze@basilisk", 3, False)]
+    assert res.objects["gorgons"].disabled and not res.objects["basilisk"].disabled
+
+
 def test_basilisk_and_gorgons_both_at_rest_go_by_timestamp():
     # "If both minions are at rest at the time you are applying these abilities, rely on normal
     # timestamp order."

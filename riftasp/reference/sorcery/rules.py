@@ -350,9 +350,11 @@ class World:
         # §6: an at-rest disabling ability of a minion not at rest counts as older: it takes the
         # place just before the ability it beats (before any effect that one is older than).
         older = self.at_rest_older(ordered)
-        place = {i.uid: i.key + (1,) for i in ordered}
+        # (Two that beat one ability go in their own order.)
+        keys = {i.uid: i.key for i in ordered}
+        place = {uid: key + (1,) + key for uid, key in keys.items()}
         for a, b in older:
-            place[a] = min(place[a], next(i.key for i in ordered if i.uid == b) + (0,))
+            place[a] = min(place[a], keys[b] + (0,) + keys[a])
         pool = sorted(ordered, key=lambda i: place[i.uid])
         # §5: control effects wait for those that change their source's controller.
         deps = self.control_dependencies(pool)
