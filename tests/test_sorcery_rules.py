@@ -143,6 +143,22 @@ def test_a_copy_applies_in_layer_1_with_the_original_s_printed_values_and_rules_
     assert res.objects["skeleton"].controller == "bob" and res.objects["field"].controller == "alice"
 
 
+def test_an_object_that_copies_itself_holds_its_text_as_copied_abilities():
+    # A copy replaces what the object held: copying itself, Smokestacks holds its own text as
+    # o0.smoke@o0 (dated by the copy), which the older Smokestacks beside it then removes (found
+    # by fuzzing: the ASP side named it o0.smoke in the trace).
+    board = {"ruleset": "sorcery", "players": ["alice", "bob"], "objects": [
+        {"id": "o0", "card": "Smokestacks of Gnaak", "owner": "alice", "zone": "realm", "row": 1, "column": 2, "since": 1},
+        {"id": "o1", "card": "Smokestacks of Gnaak", "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0}],
+        "effects": [{"id": "e1", "op": {"op": "copy", "of": "o0"}, "target": {"ids": ["o0"]}, "timestamp": 2,
+                     "controller": "alice"}]}  # fmt: skip
+    res = run_board(board_from_dict(board))
+    copy, smoke = rows(res, "o0")
+    assert (copy.effect, copy.before, copy.after) == ("e1", "Smokestacks of Gnaak", "Smokestacks of Gnaak")
+    assert (smoke.effect, smoke.before) == ("o1.smoke", {"abilities": ["o0.smoke@o0"], "keywords": []})
+    assert res.objects["o0"].abilities == () and res.objects["o1"].abilities == ("o1.smoke",)
+
+
 # -- §3 removing and adding abilities ---------------------------------------------------------------
 
 
