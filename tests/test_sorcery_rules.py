@@ -254,6 +254,26 @@ def test_an_ability_only_the_newer_bust_gives_dates_from_the_newer_bust():
     assert not res.objects["rival"].silenced and not rows(res, "rival")
 
 
+def test_removals_in_a_ring_are_judged_without_each_other():
+    # A generated board (tests/fixtures/sorcery-removal-ring.json): Hillock Basilisks whose gazes
+    # would disable each other's holders, one Basilisk (o1) holding a banished Sisters' silence
+    # through a Pallid Bust, and an Infusion Factory that makes the busts minions. The Sisters'
+    # silence removes a bust's layer-2 ability, so it applies just before layer 2; it and the
+    # gazes would remove each other's abilities, in a ring of more than two: "If two abilities
+    # would try to remove each other, use timestamp order", so none is moved before another of
+    # its ring (the ASP side went round the ring twenty times, the reference engine cut it where
+    # it started: found by fuzzing).
+    res = run_board(load_board(ROOT / "tests" / "fixtures" / "sorcery-removal-ring.json"))
+    silence = [(a.step, o) for o in res.applied for a in rows(res, o, "b0.silence_nearby@o1")]
+    assert sorted(silence) == [(6, "o2"), (7, "o4"), (8, "o5"), (9, "a0"), (10, "a1")]
+    # Due just before layer 2 once the bust gave it, in layer 2: late, as soon as it can.
+    assert all((a.layer, {"before_layer", "late"} <= set(a.reasons)) == ("type", True)
+               for o in res.applied for a in rows(res, o, "b0.silence_nearby@o1"))  # fmt: skip
+    assert [(a.step, a.layer) for a in rows(res, "o2", "o1.gaze")] == [(11, "ability_removing")]
+    assert [o for o, c in res.objects.items() if c.disabled] == ["o2", "o5"]
+    assert not rows(res, "o1", "o4.gaze")
+
+
 def test_animated_silence_keeps_applying_after_silencing_itself():
     # "an animated Silence aura will cause itself to lose its abilities …, but losing that
     # ability will not remove the silence effect, which was already being applied."

@@ -109,6 +109,8 @@ class World:
         # Control dependencies seen so far (outside a cycle): effect -> those it waited for (§5).
         self.waited_for: dict[tuple, set[tuple]] = {}
         self.picked: set[tuple] = set()  # the effects picked so far
+        self.version = 0  # applications so far (what a cache of the state is valid for)
+        self._rings: tuple[int, dict[tuple, frozenset]] = (-1, {})
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -231,13 +233,14 @@ class World:
         """Just before the earliest of the abilities the effect would remove now applies (§3): a
         position before that ability's; only when that is earlier than layer 3 itself, or the
         ability is itself a removal moved before its layer (so nothing removes an ability after
-        it applied). Abilities already being judged (two that would remove each other) count at
-        their own layer (they are left out here: each then goes at its own, by timestamp)."""
+        it applied). Removals that would remove each other — two, or a ring of them — are judged
+        without each other (each goes at its own position, by timestamp)."""
         best = None
+        ring = self.removal_rings().get(inst.uid, frozenset())
         for t in self.targets(inst):
             for ability in self.state[t].held.values():
                 other = self.instance_of(t, ability)
-                if other is None or other.uid in visited:
+                if other is None or other.uid in visited or other.uid in ring:
                     continue
                 at = self.position(other, visited)[0]
                 if at.phase == BEFORE_REMOVING:
@@ -249,6 +252,30 @@ class World:
                 if best is None or before < best:
                     best = before
         return best
+
+    def removal_rings(self) -> dict[tuple, frozenset]:
+        """Each removal's ring (§3): the other removals that, directly or through others, remove
+        one of its abilities while it removes one of theirs (a strongly connected component of
+        "removes an ability held by an object it names"), in the state now."""
+        if self._rings[0] == self.version:
+            return self._rings[1]
+        removals = [i for i in self.instances() if i.effect.op.name in REMOVING and not self.is_grant(i)]
+        uids = {i.uid for i in removals}
+        edges: dict[tuple, list[tuple]] = {}
+        for i in removals:
+            out = set()
+            for t in self.targets(i):
+                for ability in self.state[t].held.values():
+                    other = self.instance_of(t, ability)
+                    if other is not None and other.uid in uids and other.uid != i.uid:
+                        out.add(other.uid)
+            edges[i.uid] = sorted(out)
+        rings = {}
+        for members in strongly_connected_components([i.uid for i in removals], edges):
+            for uid in members:
+                rings[uid] = frozenset(members) - {uid}
+        self._rings = (self.version, rings)
+        return rings
 
     def linked_object(self, inst: Instance) -> GameObject | None:
         supplier = self.objects.get(inst.supplier) if inst.supplier else None
@@ -496,6 +523,7 @@ def gain(s: ObjState, ability: Ability) -> None:
 
 def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     """Apply the effect to one object: (characteristic, before, after, what happened)."""
+    world.version += 1
     s = world.state[oid]
     op = inst.effect.op
     regain = world.rules.readings.get("regain_after_loss", False)
