@@ -19,10 +19,12 @@ import clingo
 
 from .decode import Atom, Term, Withdrawn, atoms, decode_atoms, withdrawn_terms
 from .facts import board_facts
+from .kinds import OBJECT_ID
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
 from .result import Resolution
 from .limits import Deadline
 from .resources import procedure
+from .rulesets import object_fields
 from .solver import SolveStats, next_round_facts, ruleset_facts, solve_round
 from .terms import quote
 
@@ -162,10 +164,14 @@ def prefixed(board: Board, prefix: str) -> Board:
         return replace(e, id=prefix + e.id, op=op, target=target, conditions=conditions,
                        source=ref(e.source))
 
+    # The ruleset's own keys that name an object (Sorcery's `linked`) are references too.
+    refs = {f.name for f in object_fields(board.ruleset) if f.kind == OBJECT_ID}
+
     def obj(o: GameObject) -> GameObject:
+        params = {k: ref(v) if k in refs else v for k, v in o.params}
         return replace(o, id=prefix + o.id, attached_to=ref(o.attached_to),
                        rules_text=tuple(map(effect, o.rules_text)),
-                       effect_text=tuple(map(effect, o.effect_text)))
+                       effect_text=tuple(map(effect, o.effect_text)), params=tuple(sorted(params.items())))
 
     return replace(board, objects=tuple(map(obj, board.objects)), effects=tuple(map(effect, board.effects)))
 

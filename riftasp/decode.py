@@ -224,8 +224,11 @@ def _paradoxes(rows: list[tuple], name) -> list[list[str]]:
     return sorted(sorted(members) for members in sets.values())
 
 
-def _ability_name(effect: str, holder: str, copied: set[Term]) -> str:
-    """An ability as its holder holds it: `E`, or `E@H` when a copy brought it (§2)."""
+def _ability_name(effect: Term, holder: str, copied: set[Term]) -> str:
+    """An ability as its holder holds it: `E`, or `E@H` when a copy brought it (§2), or when the
+    encoding names it `ab(E,H)` itself."""
+    if isinstance(effect, tuple) and effect[0] == "ab" and len(effect) == 3:
+        return f"{effect[1]}@{effect[2]}"
     if ("ab", effect, holder) in copied:
         return f"{effect}@{holder}"
     return effect

@@ -40,7 +40,7 @@ FEATURES: dict[str, str] = {
     "buffs": "no buffs",
 }  # fmt: skip
 # The operations of the rulesets that have board generators (their plugin's `board_strategy`):
-# those a generated board can hold (Sorcery has none yet).
+# those a generated board can hold.
 _FUZZED = {op for r in rulesets() if plugin_value(r, "board_strategy", None) for op in layer_operations(r)}
 OPERATION_NAMES = tuple(name for name, spec in OPERATIONS.items() if spec.functor in _FUZZED)
 NAMES = (*OPERATION_NAMES, *FEATURES)

@@ -87,12 +87,13 @@ def test_nothing_in_riftasp_or_its_encodings_names_the_variant():
                 assert "halve" not in text and "halving" not in text, path
 
 
-def test_the_invariant_checker_says_it_knows_riftbound_only():
-    # `riftasp check` restates Riftbound's rules (docs/check.md); a variant's board is refused in
-    # one line rather than checked against the wrong layer table.
+def test_the_invariant_checker_refuses_a_variant_without_its_own():
+    # `riftasp check` restates a ruleset's rules (docs/check.md), from its own plugin; a variant
+    # without one is refused in one line rather than checked against its base's layer table.
     out = riftasp("check", BOARD)
     assert out.returncode == 2
-    assert out.stderr.endswith("ruleset: the checker knows the riftbound ruleset only, not halving\n")
+    assert out.stderr.endswith("ruleset: no invariant checker for the halving ruleset (rulesets with one: "
+                               "riftbound, sorcery)\n")
     assert out.stderr.count("\n") == 1
 
 

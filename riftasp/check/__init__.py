@@ -1,9 +1,11 @@
-"""`riftasp check`: a resolution checked against the rules' invariants (docs/semantics.md §13,
-docs/check.md).
+"""`riftasp check`: a resolution checked against the rules' invariants (docs/check.md).
 
-This package does not replay the procedure of sections 5–8 and imports neither engine: it reads
-the board model, the ruleset data and a resolution in the output contract, and checks
-1. final consistency (`evaluate`), 2. the trace (`replay`), 3. the reported object loops (`needs`).
+The invariants are the ruleset's: its plugin's `checker()` gives the function that checks them
+(Riftbound's, docs/semantics.md §13: riftasp/check/riftbound.py; Sorcery's,
+docs/semantics-sorcery.md: riftasp/check/sorcery/). A checker does not replay the procedure and
+imports neither engine: it reads the board model, the ruleset data and a resolution in the
+output contract. A ruleset whose plugin names no checker — a variant included, whose layer table
+differs from the one its base's checker restates — is refused (`ContractError`).
 
     from riftasp.check import check
     violations = check(board, resolution.to_json())   # [] when consistent
@@ -11,47 +13,38 @@ the board model, the ruleset data and a resolution in the output contract, and c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..model import Board
-from .contract import ContractError, read_view
-from .evaluate import final_consistency
-from .index import RULESET, BoardIndex
-from .needs import loop_checks
-from .replay import Replay, final_checks
+from ..rulesets import own_plugin_value, rulesets_with
+from .contract import ContractError
 from .report import FINAL, NEEDS, TRACE, Report, Violation
 
 __all__ = ["check", "check_report", "check_where_known", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS"]
 
 
+def checker_of(ruleset: str) -> Callable[[Board, Any], Report] | None:
+    """The ruleset's own checker (its plugin's `checker()`), or None."""
+    make = own_plugin_value(ruleset, "checker", None)
+    return make() if make is not None else None
+
+
 def check_report(board: Board, resolution: Any) -> Report:
-    """Every invariant checked on `resolution` (the output contract as parsed JSON) of `board`.
-    Raises ContractError when `resolution` is not the contract, or the board is not of the
-    ruleset the checker knows."""
-    if board.ruleset != RULESET:
-        raise ContractError("ruleset", f"the checker knows the {RULESET} ruleset only, not {board.ruleset}")
-    view = read_view(board, resolution)
-    index = BoardIndex(board)
-    report = Report()
-    out = report.violations
-    replayed = None
-    if view.applied is not None:
-        replay = Replay(index, view, out)
-        replayed = replay.run()
-        report.checked += replay.checked + final_checks(index, view, replayed, out)
-        if any(view.objects[o].abilities is None for o in index.on_board):
-            report.skipped.append("final abilities compared with the replay: the resolution has no 'abilities'")
-    else:
-        report.skipped.append("trace replay: the resolution has no 'applied' trace")
-    report.checked += final_consistency(index, view, replayed, out, report.skipped)
-    report.checked += loop_checks(index, view.object_loops, out)
-    return report
+    """Every invariant of the board's ruleset checked on `resolution` (the output contract as
+    parsed JSON) of `board`. Raises ContractError when `resolution` is not the contract, or the
+    board's ruleset has no checker."""
+    checker = checker_of(board.ruleset)
+    if checker is None:
+        known = ", ".join(rulesets_with("checker"))
+        raise ContractError("ruleset", f"no invariant checker for the {board.ruleset} ruleset (rulesets with one: {known})")
+    return checker(board, resolution)
 
 
 def check_where_known(board: Board, resolution: Any) -> list[Violation]:
-    """`check`, for the boards of the ruleset the checker restates; no violations for the others
+    """`check`, for the boards of a ruleset with a checker; no violations for the others
     (crosscheck and fuzz then compare the two engines alone on them)."""
-    return check(board, resolution) if board.ruleset == RULESET else []
+    return check(board, resolution) if checker_of(board.ruleset) is not None else []
 
 
 def check(board: Board, resolution: Any) -> list[Violation]:

@@ -13,10 +13,6 @@ from functools import cached_property
 from ..model import Board, Effect, GameObject
 from ..ruleset_data import keyword_rules
 
-# The ruleset whose rules (docs/semantics.md) the checker restates, written apart from its
-# manifest: a board of another ruleset, a variant included, is not one it can check.
-RULESET = "riftbound"
-
 # §1: the stage of each operation (rank), and the layer / sublayer a trace row names for it.
 STAGE_OF_OP = {
     "copy": 1,

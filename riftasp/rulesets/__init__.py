@@ -13,6 +13,8 @@ A plugin is a module with any of:
 - `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in
   (`output_fields`, `output_order`);
 - `board_strategy(profile, ruleset)`: its board generators (riftasp/fuzz.py);
+- `checker()`: the function that checks a resolution against its invariants (riftasp/check/;
+  its own only: a variant does not take its base's);
 - `reference_ruleset()`: its ruleset for the reference engine (riftasp/reference/registry.py).
 
 A ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from
@@ -81,6 +83,17 @@ def _giving(ruleset: str, attribute: str) -> ModuleType | None:
 def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
     """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
     return getattr(_giving(ruleset, attribute), attribute, default)
+
+
+def own_plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
+    """A plugin attribute of the ruleset itself, never taken from the ruleset it extends (what
+    restates a layer table, as an invariant checker, does not hold for a variant of it)."""
+    return getattr(PLUGINS.get(ruleset), attribute, default)
+
+
+def rulesets_with(attribute: str) -> list[str]:
+    """The rulesets whose own plugin gives `attribute`."""
+    return [name for name in rulesets() if own_plugin_value(name, attribute, None) is not None]
 
 
 def object_fields(ruleset: str) -> tuple[ObjectField, ...]:

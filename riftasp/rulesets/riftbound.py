@@ -79,3 +79,10 @@ def board_strategy(profile: Any, ruleset: str) -> Any:
     from ..strategies import boards
 
     return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset})
+
+
+def checker() -> Any:
+    """Its invariant checker for `riftasp check`, crosscheck and fuzz (riftasp/check/)."""
+    from ..check.riftbound import check_report
+
+    return check_report

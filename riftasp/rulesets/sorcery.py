@@ -2,8 +2,8 @@
 affinity, a square on the realm's grid, at rest, burrowed or submerged, the order of a
 simultaneous entry, the object an artifact is linked to), its own operations, conditions and
 filters (the relations of the grid: here, adjacent, nearby, in front, directly above, an aura's
-area), what it reports of every object, its checks of places on the grid, and its ruleset for the
-reference engine. Its encoding is encodings/sorcery/ (the ASP side is not written yet)."""
+area), what it reports of every object, its checks of places on the grid, its ruleset for the
+reference engine, its board generators and its invariant checker. Its encoding is encodings/sorcery/."""
 
 from __future__ import annotations
 
@@ -163,3 +163,18 @@ def reference_ruleset() -> Any:
     from ..reference.sorcery import Sorcery
 
     return Sorcery()
+
+
+def checker() -> Any:
+    """Its invariant checker for `riftasp check`, crosscheck and fuzz (riftasp/check/)."""
+    from ..check.sorcery import check_report
+
+    return check_report
+
+
+def board_strategy(profile: Any, ruleset: str) -> Any:
+    """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/sorcery_strategies.py)."""
+    # Imported here: hypothesis is only needed to fuzz.
+    from ..sorcery_strategies import board_strategy as strategy
+
+    return strategy(profile, ruleset)

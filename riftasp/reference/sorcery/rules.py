@@ -108,6 +108,9 @@ class World:
         self.state: dict[str, ObjState] = {oid: self._printed_state(self.objects[oid]) for oid in self.in_realm}
         # Control dependencies seen so far (outside a cycle): effect -> those it waited for (§5).
         self.waited_for: dict[tuple, set[tuple]] = {}
+        self.picked: set[tuple] = set()  # the effects picked so far
+        self.version = 0  # applications so far (what a cache of the state is valid for)
+        self._rings: tuple[int, dict[tuple, frozenset]] = (-1, {})
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -230,13 +233,14 @@ class World:
         """Just before the earliest of the abilities the effect would remove now applies (§3): a
         position before that ability's; only when that is earlier than layer 3 itself, or the
         ability is itself a removal moved before its layer (so nothing removes an ability after
-        it applied). Abilities already being judged (two that would remove each other) count at
-        their own layer (they are left out here: each then goes at its own, by timestamp)."""
+        it applied). Removals that would remove each other — two, or a ring of them — are judged
+        without each other (each goes at its own position, by timestamp)."""
         best = None
+        ring = self.removal_rings().get(inst.uid, frozenset())
         for t in self.targets(inst):
             for ability in self.state[t].held.values():
                 other = self.instance_of(t, ability)
-                if other is None or other.uid in visited:
+                if other is None or other.uid in visited or other.uid in ring:
                     continue
                 at = self.position(other, visited)[0]
                 if at.phase == BEFORE_REMOVING:
@@ -248,6 +252,30 @@ class World:
                 if best is None or before < best:
                     best = before
         return best
+
+    def removal_rings(self) -> dict[tuple, frozenset]:
+        """Each removal's ring (§3): the other removals that, directly or through others, remove
+        one of its abilities while it removes one of theirs (a strongly connected component of
+        "removes an ability held by an object it names"), in the state now."""
+        if self._rings[0] == self.version:
+            return self._rings[1]
+        removals = [i for i in self.instances() if i.effect.op.name in REMOVING and not self.is_grant(i)]
+        uids = {i.uid for i in removals}
+        edges: dict[tuple, list[tuple]] = {}
+        for i in removals:
+            out = set()
+            for t in self.targets(i):
+                for ability in self.state[t].held.values():
+                    other = self.instance_of(t, ability)
+                    if other is not None and other.uid in uids and other.uid != i.uid:
+                        out.add(other.uid)
+            edges[i.uid] = sorted(out)
+        rings = {}
+        for members in strongly_connected_components([i.uid for i in removals], edges):
+            for uid in members:
+                rings[uid] = frozenset(members) - {uid}
+        self._rings = (self.version, rings)
+        return rings
 
     def linked_object(self, inst: Instance) -> GameObject | None:
         supplier = self.objects.get(inst.supplier) if inst.supplier else None
@@ -346,10 +374,15 @@ class World:
         ordered = sorted(due, key=lambda i: i.key)
         notes: list[str] = []
         labels: set[str] = set()
-        # §6: an at-rest disabling ability of a minion not at rest counts as older.
+        # §6: an at-rest disabling ability of a minion not at rest counts as older: it takes the
+        # place just before the ability it beats (before any effect that one is older than).
         older = self.at_rest_older(ordered)
-        younger = {b for _, b in older}
-        pool = [i for i in ordered if i.uid not in younger]
+        # (Two that beat one ability go in their own order.)
+        keys = {i.uid: i.key for i in ordered}
+        place = {uid: key + (1,) + key for uid, key in keys.items()}
+        for a, b in older:
+            place[a] = min(place[a], keys[b] + (0,) + keys[a])
+        pool = sorted(ordered, key=lambda i: place[i.uid])
         # §5: control effects wait for those that change their source's controller.
         deps = self.control_dependencies(pool)
         depends_on: tuple[str, ...] = ()
@@ -377,7 +410,10 @@ class World:
                 labels.add("dependency")
         else:
             first = pool[0]
-        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()))
+        # What it waited for and that applied before it (a dependency that vanished before the
+        # effect it waited for applied delayed nothing: §5).
+        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()) if u in self.picked)
+        self.picked.add(first.uid)
         if waited:
             depends_on = tuple(waited)
             labels.add("dependency")
@@ -477,8 +513,17 @@ def affinity_words(affinity: dict[str, int]) -> list[str]:
 # -- applying (§3, §8) --------------------------------------------------------------------------------
 
 
+def gain(s: ObjState, ability: Ability) -> None:
+    """The object comes to hold the ability, unless it holds it already: an ability held from a
+    second source (two Pallid Busts linked to one minion) is not gained again and keeps the order
+    key and timestamp it was gained with (docs/semantics-sorcery.md §3, "One ability, several
+    sources")."""
+    s.held.setdefault(ability.name, ability)
+
+
 def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     """Apply the effect to one object: (characteristic, before, after, what happened)."""
+    world.version += 1
     s = world.state[oid]
     op = inst.effect.op
     regain = world.rules.readings.get("regain_after_loss", False)
@@ -492,7 +537,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         if blocked():
             return "abilities", before, before, f"cannot give {oid} an ability: it lost its abilities"
         name = f"{inst.name}@{oid}"
-        s.held[name] = Ability(name, inst.effect, "granted", inst.key + (1,), inst.timestamp, supplier=inst.supplier)
+        gain(s, Ability(name, inst.effect, "granted", inst.key + (1,), inst.timestamp, supplier=inst.supplier))
         return "abilities", before, sorted(s.held), f"gives {oid} the ability {name}"
     if op.name == "copy":
         original = world.objects[op.of]
@@ -504,7 +549,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         copied = {}
         for i, e in enumerate(original.rules_text):
             name = f"{e.id}@{oid}"
-            copied[name] = Ability(name, e, "copied", inst.key + (2, i), inst.timestamp)
+            copied[name] = Ability(name, e, "copied", inst.key + (2, (world.index[oid], i)), inst.timestamp)
         s.held = {**copied, **granted}
         return "copy", before, s.name, f"makes {oid} a copy of {op.of}"
     if op.name in ("add_type", "add_subtype", "remove_subtype"):
@@ -546,7 +591,7 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
                 s.keywords |= {k.name for k in linked.keywords}
                 for i, e in enumerate(linked.rules_text):
                     name = f"{e.id}@{oid}"
-                    s.held[name] = Ability(name, e, "linked", inst.key + (1, i), inst.timestamp, supplier=inst.supplier)
+                    gain(s, Ability(name, e, "linked", inst.key + (1, i), inst.timestamp, supplier=inst.supplier))
         after = {"types": sorted(s.types), "subtypes": sorted(s.subtypes), "abilities": sorted(s.held)}
         return "types", before, after, "" if linked is not None else "links to no object"
     if op.name in ("gain_affinity", "lose_affinity"):

@@ -1,0 +1,36 @@
+"""Riftbound's invariants (docs/semantics.md §13, docs/check.md): 1. final consistency
+(`evaluate`), 2. the trace (`replay`), 3. the reported object loops (`needs`). The Riftbound
+plugin (riftasp/rulesets/riftbound.py) names `check_report` as its checker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Board
+from .contract import read_view
+from .evaluate import final_consistency
+from .index import BoardIndex
+from .needs import loop_checks
+from .replay import Replay, final_checks
+from .report import Report
+
+
+def check_report(board: Board, resolution: Any) -> Report:
+    """Every Riftbound invariant checked on `resolution` (the output contract as parsed JSON) of
+    `board`; raises ContractError when it is not the contract."""
+    view = read_view(board, resolution)
+    index = BoardIndex(board)
+    report = Report()
+    out = report.violations
+    replayed = None
+    if view.applied is not None:
+        replay = Replay(index, view, out)
+        replayed = replay.run()
+        report.checked += replay.checked + final_checks(index, view, replayed, out)
+        if any(view.objects[o].abilities is None for o in index.on_board):
+            report.skipped.append("final abilities compared with the replay: the resolution has no 'abilities'")
+    else:
+        report.skipped.append("trace replay: the resolution has no 'applied' trace")
+    report.checked += final_consistency(index, view, replayed, out, report.skipped)
+    report.checked += loop_checks(index, view.object_loops, out)
+    return report

@@ -1,0 +1,234 @@
+"""Hypothesis strategies for random Sorcery boards (docs/semantics-sorcery.md), as board-format
+dicts: what `riftasp fuzz --ruleset sorcery` draws (the plugin's `board_strategy`) and what the
+generated-board tests compare the two engines and `riftasp check` on.
+
+Every board draws a *theme*, one of the hard classes of issue 12, and takes most of its cards
+from the theme's pool, with a little noise from the whole library:
+
+  grid       relations on the grid: here, adjacent, nearby, one step in front, directly above
+             (Sisters of Silence, Smokestacks, Fields of Phyxis with Infusion Factory, a burrowed
+             Root Spider, House Arn Bannerman), minions of both players near each other
+  at_rest    mutually disabling at-rest minions (Hillock Basilisk, Stone-gaze Gorgons), one, both
+             or neither at rest
+  auras      Flood, Drought, Acid Rain and Silence over sites (Floodplain's activated ability as a
+             board effect with a later or earlier timestamp), affinity effects
+  artifacts  artifacts on bearers: Pallid Bust linked to banished minions (two busts sharing a
+             link included), Land Deed, Eerie Coral, Sword and Shield, Plate of the Whale; copies
+  control    King of the Realm, Pied Piper, Mesmerism-like `gain_control` board effects (with a
+             source), copies of a King, and what takes their support away (silence, a Sisters
+             nearby)
+  together   cards entering the realm together (one `since`), with or without `entry_order`,
+             of both players
+  waiting    conditions that wait: Bound Spirit next to a Spellcaster (Eerie Coral,
+             `gain_keywords`), Pied Piper's power condition, Plate of the Whale, power effects
+
+Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, ≤ 3
+artifacts, ≤ 4 board effects) so that effects keep meeting each other. Built for shrinking: an
+object is a self-contained gene, artifacts and effects refer to objects by position with a
+fallback, so deleting one keeps the rest meaningful, and every simplification (towards 0) means
+"less": no theme (generic), one square, no rest, no entry order, no effect.
+Requires hypothesis (a test dependency; `riftasp fuzz` asks for it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .profile import Profile
+from .rulesets.sorcery import realm_size
+
+PLAYERS = ("alice", "bob")
+SITES = ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Floodplain")
+AURAS = ("Flood", "Drought", "Acid Rain", "Silence")
+MINIONS = ("King of the Realm", "Sisters of Silence", "Pied Piper of Hameln", "House Arn Bannerman", "Bound Spirit",
+           "Bosk Troll", "Hillock Basilisk", "Stone-gaze Gorgons", "Foot Soldier", "Skeleton", "Root Spider")  # fmt: skip
+ARTIFACTS = ("Eerie Coral", "Land Deed", "Sword and Shield", "Plate of the Whale", "Pallid Bust")
+SPELLS = ("Mesmerism", "Shrink", "Overpower", "Warp Spasm", "Power of Flight")
+# The minions a Pallid Bust may be linked to (banished, so their printed text is what it brings).
+LINKABLE = ("Sisters of Silence", "King of the Realm", "Pied Piper of Hameln", "House Arn Bannerman", "Bound Spirit",
+            "Hillock Basilisk", "Root Spider", "Foot Soldier")  # fmt: skip
+
+# Each theme's card pool (a card named twice is drawn twice as often), the chance (in tenths) that a
+# minion is at rest and that a minion carries an artifact, and the board effects it favours.
+THEMES: dict[str, dict[str, Any]] = {
+    "generic": {"cards": (*MINIONS, *SITES, *AURAS), "rest": 2, "artifacts": ARTIFACTS, "ops": ()},
+    "grid": {"cards": ("Sisters of Silence", "Sisters of Silence", "Smokestacks of Gnaak", "Smokestacks of Gnaak",
+                       "Fields of Phyxis", "Infusion Factory", "Infusion Factory", "Root Spider", "House Arn Bannerman",
+                       "Foot Soldier", "Skeleton", "Bosk Troll"),
+             "rest": 1, "artifacts": ("Sword and Shield", "Land Deed"), "ops": ("silence", "add_type")},
+    "at_rest": {"cards": ("Hillock Basilisk", "Stone-gaze Gorgons", "Hillock Basilisk", "Stone-gaze Gorgons",
+                          "Foot Soldier", "Bosk Troll", "Sisters of Silence"),
+                "rest": 6, "artifacts": ("Pallid Bust",), "ops": ("disable", "silence")},
+    "auras": {"cards": ("Flood", "Drought", "Acid Rain", "Silence", "Floodplain", "Floodplain", "Smokestacks of Gnaak",
+                        "Fields of Phyxis", "Infusion Factory", "Foot Soldier"),
+              "rest": 1, "artifacts": ("Pallid Bust", "Land Deed"), "ops": ("gain_affinity", "lose_affinity", "silence")},
+    "artifacts": {"cards": ("Foot Soldier", "Bosk Troll", "Skeleton", "King of the Realm", "Sisters of Silence",
+                            "Infusion Factory", "Acid Rain", "Floodplain"),
+                  "rest": 2, "artifacts": ARTIFACTS + ("Pallid Bust", "Pallid Bust"), "ops": ("silence", "add_type", "copy")},
+    "control": {"cards": ("King of the Realm", "King of the Realm", "Pied Piper of Hameln", "Pied Piper of Hameln",
+                          "Foot Soldier", "Skeleton", "House Arn Bannerman", "Sisters of Silence", "Floodplain"),
+                "rest": 1, "artifacts": ("Land Deed", "Sword and Shield", "Pallid Bust"),
+                "ops": ("gain_control", "gain_control", "silence", "plus", "set_power", "copy")},
+    "together": {"cards": ("King of the Realm", "King of the Realm", "Flood", "Drought", "Smokestacks of Gnaak",
+                           "Sisters of Silence", "Hillock Basilisk", "Stone-gaze Gorgons", "Floodplain", "Foot Soldier"),
+                 "rest": 3, "artifacts": ARTIFACTS, "ops": ("gain_control",)},
+    "waiting": {"cards": ("Bound Spirit", "Bound Spirit", "Bosk Troll", "Pied Piper of Hameln", "Foot Soldier",
+                          "Skeleton", "House Arn Bannerman", "King of the Realm"),
+                "rest": 1, "artifacts": ("Eerie Coral", "Eerie Coral", "Plate of the Whale", "Sword and Shield"),
+                "ops": ("gain_keywords", "plus", "minus", "set_power", "double", "gain_control")},
+}
+# Every board effect's operation, as a board writes it (the op's parameters drawn below).
+OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
+       "gain_keywords", "gain_affinity", "lose_affinity", "silence", "disable", "lose_all_abilities", "copy")  # fmt: skip
+# Which spell card a board effect of an operation comes from, when it names a source.
+SPELL_OF = {"gain_control": "Mesmerism", "set_power": "Shrink", "plus": "Overpower", "double": "Warp Spasm",
+            "gain_keywords": "Power of Flight"}  # fmt: skip
+KEYWORDS = ("Spellcaster", "Airborne")
+SUBTYPES = ("Mortal", "Spirit", "Beast")
+TYPES = ("minion", "artifact", "site")
+ELEMENTS = ("water", "fire")
+RELATIONS = ("nearby", "adjacent", "here", "one_step_in_front", "area")
+MAX_CARDS, MAX_ARTIFACTS, MAX_EFFECTS = 6, 3, 4
+# The cards whose text has a condition (left out by the profile's `conditions`).
+CONDITIONAL = ("Bound Spirit", "Pied Piper of Hameln", "Plate of the Whale")
+
+
+def _op(draw: Any, name: str) -> dict[str, Any]:
+    if name in ("plus", "minus"):
+        return {"op": name, "amount": draw(st.integers(1, 3))}
+    if name == "set_power":
+        return {"op": name, "value": draw(st.integers(0, 3))}
+    if name == "add_type":
+        return {"op": name, "type": draw(st.sampled_from(TYPES))}
+    if name in ("add_subtype", "remove_subtype"):
+        return {"op": name, "subtype": draw(st.sampled_from(SUBTYPES))}
+    if name == "gain_keywords":
+        return {"op": name, "keywords": [draw(st.sampled_from(KEYWORDS))]}
+    if name in ("gain_affinity", "lose_affinity"):
+        return {"op": name, "element": draw(st.sampled_from(ELEMENTS))}
+    return {"op": name}
+
+
+@st.composite
+def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "sorcery") -> dict[str, Any]:
+    """A Sorcery board (a board-format dict) of one of the THEMES, within `profile` (its
+    `max_objects` caps the cards, `max_effects` the board effects, `without` the operations of
+    board effects; `conditions` leaves out the cards whose text has a condition, `cards` is not
+    honoured: every Sorcery object is a library card)."""
+    profile = profile or Profile()
+    theme = THEMES[draw(st.sampled_from(tuple(THEMES)))]
+    rows, columns = realm_size()
+    spread = draw(st.booleans())
+    max_row, max_column = (rows, columns) if spread else (min(3, rows), min(3, columns))
+    waiting_cards = CONDITIONAL if not profile.allows("conditions") else ()
+    pool = [c for c in theme["cards"] if c not in waiting_cards]
+    everything = [c for c in (*MINIONS, *SITES, *AURAS) if c not in waiting_cards]
+    artifacts = [c for c in theme["artifacts"] if c not in waiting_cards] or ["Sword and Shield"]
+    all_artifacts = [c for c in ARTIFACTS if c not in waiting_cards]
+    linkable = [c for c in LINKABLE if c not in waiting_cards]
+    same_time = theme is THEMES["together"]
+    objects: list[dict[str, Any]] = []
+    sites: set[tuple[int, int]] = set()
+    orders: dict[str, int] = {}
+    for n in range(draw(st.integers(1, min(MAX_CARDS, profile.max_objects)))):
+        card = draw(st.sampled_from(pool)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(everything))
+        owner = draw(st.sampled_from(PLAYERS))
+        obj = {"id": f"o{n}", "card": card, "owner": owner, "zone": "realm",
+               "row": draw(st.integers(1, max_row)), "column": draw(st.integers(1, max_column)),
+               "since": draw(st.integers(0, 1 if same_time else 3))}  # fmt: skip
+        if card in SITES:
+            if (obj["row"], obj["column"]) in sites:
+                continue  # one site per square
+            sites.add((obj["row"], obj["column"]))
+        elif card in MINIONS:
+            if draw(st.integers(0, 9)) < theme["rest"]:
+                obj["at_rest"] = True
+            if card == "Root Spider" or draw(st.integers(0, 19)) == 0:
+                obj["burrowed"] = True
+        if same_time and draw(st.booleans()):
+            orders[owner] = orders.get(owner, -1) + 1
+            obj["entry_order"] = orders[owner]
+        objects.append(obj)
+    bearers = [o["id"] for o in objects if o["card"] in MINIONS]
+    banished: list[str] = []
+    n_artifacts = draw(st.integers(0, MAX_ARTIFACTS)) if bearers and profile.allows("gear") else 0
+    for n in range(n_artifacts):
+        card = draw(st.sampled_from(artifacts)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(all_artifacts))
+        bearer = bearers[draw(st.integers(0, len(bearers) - 1))]
+        art = {"id": f"a{n}", "card": card, "owner": draw(st.sampled_from(PLAYERS)), "zone": "realm",
+               "attached_to": bearer, "since": draw(st.integers(0, 1 if same_time else 3))}  # fmt: skip
+        if card == "Pallid Bust":
+            # A new banished minion, or one an earlier bust links to already.
+            if banished and draw(st.booleans()):
+                art["linked"] = banished[draw(st.integers(0, len(banished) - 1))]
+            else:
+                art["linked"] = f"b{len(banished)}"
+                banished.append(art["linked"])
+        objects.append(art)
+    for bid in banished:
+        objects.append({"id": bid, "card": draw(st.sampled_from(linkable)), "owner": draw(st.sampled_from(PLAYERS)),
+                        "zone": "banished"})
+    effects = _effects(draw, theme, objects, profile)
+    ids = {o["id"] for o in objects}
+    spells = {e["source"] for e in effects if "source" in e} - ids
+    for spell in sorted(spells):
+        objects.append({"id": spell, "card": _spell_card(spell), "owner": draw(st.sampled_from(PLAYERS)),
+                        "zone": "cemetery"})  # fmt: skip
+    board = {"ruleset": ruleset, "players": list(PLAYERS), "objects": objects, "effects": effects}
+    if draw(st.integers(0, 4)):
+        board["active_player"] = draw(st.sampled_from(PLAYERS))
+    return board
+
+
+def _spell_card(spell_id: str) -> str:
+    return {v.replace(" ", "_").lower(): v for v in SPELLS}[spell_id.rsplit("_", 1)[0]]
+
+
+def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], profile: Profile) -> list[dict[str, Any]]:
+    """Board effects (spells, activated abilities): an operation of the theme's or any, on one
+    object by id, or on a filter from an object in the realm (its source)."""
+    in_realm = [o for o in objects if o["zone"] == "realm"]
+    allowed = [op for op in OPS if profile.allows(op)]
+    favoured = [op for op in theme["ops"] if profile.allows(op)] or allowed
+    effects: list[dict[str, Any]] = []
+    if not allowed or not in_realm:
+        return effects
+    for n in range(draw(st.integers(0, min(MAX_EFFECTS, profile.max_effects)))):
+        name = draw(st.sampled_from(favoured)) if draw(st.integers(0, 9)) < 7 else draw(st.sampled_from(allowed))
+        effect: dict[str, Any] = {"id": f"e{n}", "op": _op(draw, name)}
+        if name == "copy":  # of an object in the realm or a banished minion
+            originals = [o for o in objects if o["zone"] in ("realm", "banished")]
+            effect["op"]["of"] = originals[draw(st.integers(0, len(originals) - 1))]["id"]
+        target = in_realm[draw(st.integers(0, len(in_realm) - 1))]
+        sites_here = [o for o in in_realm if o["card"] in SITES]
+        if name in ("gain_affinity", "lose_affinity") and sites_here:
+            target = sites_here[draw(st.integers(0, len(sites_here) - 1))]
+        if draw(st.integers(0, 3)) == 0 and profile.allows("filters"):
+            # From an object in the realm (an activated ability: Floodplain's), on what is near it.
+            holder = in_realm[draw(st.integers(0, len(in_realm) - 1))]
+            if "attached_to" not in holder:
+                effect["source"] = holder["id"]
+                relation = draw(st.sampled_from(RELATIONS))
+                of_type = draw(st.sampled_from(("minion", "site", None)))
+                flt: dict[str, Any] = {"near": relation}
+                if of_type:
+                    flt["of_type"] = of_type
+                if draw(st.integers(0, 3)) == 0:
+                    flt["relation"] = draw(st.sampled_from(("friendly", "enemy")))
+                effect["target"] = {"filter": flt}
+        if "target" not in effect:
+            effect["target"] = {"ids": [target["id"]]}
+            if name in SPELL_OF and draw(st.booleans()):
+                effect["source"] = f"{SPELL_OF[name].replace(' ', '_').lower()}_{n}"
+        effect["timestamp"] = draw(st.integers(0, 4))
+        effect["controller"] = draw(st.sampled_from(PLAYERS))
+        effects.append(effect)
+    return effects
+
+
+def board_strategy(profile: Any, ruleset: str) -> Any:
+    """The plugin's generators (riftasp/rulesets/sorcery.py): boards labelled `ruleset`, so a
+    variant that extends Sorcery is fuzzed with Sorcery's boards."""
+    return sorcery_boards(profile=profile, ruleset=ruleset)
