@@ -177,6 +177,13 @@ def solve_round(
     ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
     if len(models) != 1:
         raise EncodingError(f"expected exactly one model, found {len(models)}")
+    # A stratified program grounds to facts: the solver then has no rule bodies to decide. One
+    # that has some read a predicate negatively in its own recursion, and the loop above may
+    # have stopped on an undecided `unfinished/1` (a silently wrong answer, not a slow one).
+    generated = ctl.statistics["problem"]["lp"]
+    if generated["bodies"] > 0:
+        raise EncodingError(f"the {ruleset} encoding did not ground to facts ({int(generated['bodies'])} "
+                            f"rule bodies left to the solver): a rule is not stratified")
     stats.steps += step
     lp = ctl.statistics["problem"]["lp"]
     stats.atoms += int(lp["atoms"])
@@ -224,7 +231,9 @@ def _ground(ctl: clingo.Control, parts: list, values: dict[str, int], deadline: 
 def _all_finished(ctl: clingo.Control, step: int) -> bool:
     # The program is stratified, so unfinished(P) is either a fact or false.
     atom = ctl.symbolic_atoms[clingo.Function("unfinished", [clingo.Number(step)])]
-    return atom is None or not atom.is_fact
+    if atom is not None and not atom.is_fact:
+        raise EncodingError(f"unfinished({step}) was left undecided by grounding: a rule is not stratified")
+    return atom is None
 
 
 def _check_decided(ctl: clingo.Control, where: str) -> None:

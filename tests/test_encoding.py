@@ -33,3 +33,17 @@ def test_bundled_lp_boards_resolve_like_their_json(name):
     from_json = resolve(example(name))
     assert from_lp.to_json()["objects"] == from_json.to_json()["objects"]
     assert from_lp.to_json()["applied"] == from_json.to_json()["applied"]
+
+
+def test_a_program_that_does_not_ground_to_facts_is_an_error_not_an_answer():
+    # The pass stops when unfinished(p) is not a fact; left undecided by an unstratified rule, it
+    # would stop early and answer wrongly (a Sorcery run once did: tests/test_sorcery_generated.py).
+    import clingo
+
+    from riftasp.solver import EncodingError, _all_finished
+
+    ctl = clingo.Control()
+    ctl.add("base", [], "unfinished(1) :- not other. other :- not unfinished(1).")
+    ctl.ground([("base", [])])
+    with pytest.raises(EncodingError, match="not stratified"):
+        _all_finished(ctl, 1)

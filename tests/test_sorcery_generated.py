@@ -114,3 +114,28 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     links = [[o["linked"] for o in d["objects"] if "linked" in o] for d in drawn]
     assert any(len(ls) > len(set(ls)) for ls in links)  # two busts sharing a link
     assert any("filter" in e["target"] for d in drawn for e in d["effects"])
+
+
+# Found by CI's thorough run on the lean state: two Floods giving one Floodplain water in one step
+# (changes of affinity, no type) left the runs' bookkeeping undecided, and the pass stopped before
+# the power layer, dropping a +1 there. Every change kind is named without reading itself back.
+FLOODS_THEN_POWER = {
+    "ruleset": "sorcery", "players": ["alice", "bob"],
+    "objects": [{"id": i, "card": c, "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0}
+                for i, c in (("o0", "Flood"), ("o1", "Flood"), ("o4", "Floodplain"))],
+    "effects": [{"id": "e1", "op": {"op": "plus", "amount": 1}, "target": {"ids": ["o0"]}, "timestamp": 0,
+                 "controller": "alice"}],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_a_step_that_changes_no_type_still_goes_on_to_the_power_layer(engine):
+    board = board_from_dict(FLOODS_THEN_POWER)
+    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    rows = [(r["effect"], o, r["layer"], r["before"], r["after"]) for o, rs in out["applied"].items() for r in rs]
+    assert sorted(rows) == [
+        ("e1", "o0", "power", None, None),  # an aura has no power: the +1 applies and changes nothing
+        ("o0.flood", "o4", "ability_adding", ["earth 1"], ["earth 1", "water 1"]),
+        ("o1.flood", "o4", "ability_adding", ["earth 1", "water 1"], ["earth 1", "water 1"]),
+    ]
+    assert out["objects"]["o4"]["affinity"] == ["earth 1", "water 1"] and out["objects"]["o0"]["power"] is None
