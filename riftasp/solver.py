@@ -180,12 +180,11 @@ def solve_round(
     # A stratified program grounds to facts: the solver then has no rule bodies to decide. One
     # that has some read a predicate negatively in its own recursion, and the loop above may
     # have stopped on an undecided `unfinished/1` (a silently wrong answer, not a slow one).
-    generated = ctl.statistics["problem"]["lp"]
-    if generated["bodies"] > 0:
-        raise EncodingError(f"the {ruleset} encoding did not ground to facts ({int(generated['bodies'])} "
+    lp = ctl.statistics["problem"]["lp"]
+    if lp["bodies"] > 0:
+        raise EncodingError(f"the {ruleset} encoding did not ground to facts ({int(lp['bodies'])} "
                             f"rule bodies left to the solver): a rule is not stratified")
     stats.steps += step
-    lp = ctl.statistics["problem"]["lp"]
     stats.atoms += int(lp["atoms"])
     stats.rules += int(lp["rules"])
     times = ctl.statistics["summary"]["times"]
@@ -229,7 +228,8 @@ def _ground(ctl: clingo.Control, parts: list, values: dict[str, int], deadline: 
 
 
 def _all_finished(ctl: clingo.Control, step: int) -> bool:
-    # The program is stratified, so unfinished(P) is either a fact or false.
+    # In a stratified program unfinished(P) is either a fact or absent; anything else is an
+    # encoding error, not the end of the calculation.
     atom = ctl.symbolic_atoms[clingo.Function("unfinished", [clingo.Number(step)])]
     if atom is not None and not atom.is_fact:
         raise EncodingError(f"unfinished({step}) was left undecided by grounding: a rule is not stratified")
