@@ -139,3 +139,27 @@ def test_a_step_that_changes_no_type_still_goes_on_to_the_power_layer(engine):
         ("o1.flood", "o4", "ability_adding", ["earth 1", "water 1"], ["earth 1", "water 1"]),
     ]
     assert out["objects"]["o4"]["affinity"] == ["earth 1", "water 1"] and out["objects"]["o0"]["power"] is None
+
+
+# Found by CI's thorough run: an at-rest winner applied in its place in a run (o1's gaze before
+# the older Basilisks' own) was still counted as waiting when o0's gaze, of the same timestamp,
+# was picked after it in that step, and o0's row claimed a choice between them that picking one
+# at a time never meets.
+RESTING_BASILISKS = {
+    "ruleset": "sorcery", "players": ["alice", "bob"],
+    "objects": [{"id": i, "card": "Hillock Basilisk", "owner": "alice", "zone": "realm", "row": 1, "column": c,
+                 "since": s, "burrowed": True} | ({"at_rest": True} if rest else {})
+                for i, c, s, rest in (("o0", 3, 3, True), ("o1", 1, 3, False), ("o2", 1, 0, True),
+                                      ("o3", 2, 0, True))],
+    "effects": [],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_one_picked_before_it_in_a_step_is_no_tie_of_the_same_timestamp(engine):
+    board = board_from_dict(RESTING_BASILISKS)
+    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    rows = sorted((r["step"], r["effect"], o, r["reasons"]) for o, rs in out["applied"].items() for r in rs)
+    assert rows == [(1, "o1.gaze", "o2", ["timestamp", "at_rest"]), (2, "o1.gaze", "o3", ["timestamp", "at_rest"]),
+                    (3, "o0.gaze", "o3", ["timestamp"])]
+    assert out["timestamp_ties"] == []
