@@ -1,0 +1,230 @@
+"""Where a calculation's grounding time goes, rule by rule (the profile behind the speed work of
+docs/architecture.md, "Where a step's time goes").
+
+gringo times a ground call as a whole. This splits every program part the procedure grounds each
+step into one part per group of rules that define each other (a strongly connected component
+of "a rule's body reads what another's head defines"), grounds those groups one call at a time
+in an order that respects what reads what, and times each call. Grounded so, a stratified
+program gives the same atoms; the solver's loop (riftasp.solver) is unchanged.
+
+    python bench/rule_profile.py --ruleset sorcery --objects 1000 [--top 25] [--json]
+
+Per rule group: the total CPU seconds over all steps, the calls, the seconds of its slowest
+call, and its rules. A group whose time per call stays high while the step adds few atoms costs
+time in proportion to the board (or to the atoms earlier steps left), not to the step's work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+HERE = Path(__file__).resolve().parent
+
+
+def _signatures(node: Any, out: set[tuple[str, int]]) -> None:
+    """The predicate signatures of the atoms anywhere under `node`."""
+    if isinstance(node, ast.AST):
+        if node.ast_type == ast.ASTType.SymbolicAtom:
+            sym = node.symbol
+            if sym.ast_type == ast.ASTType.UnaryOperation:
+                sym = sym.argument
+            if sym.ast_type == ast.ASTType.Function:
+                out.add((sym.name, len(sym.arguments)))
+            return
+        for key in node.child_keys:
+            _signatures(getattr(node, key), out)
+    elif isinstance(node, (list, tuple)) or type(node).__name__ == "ASTSequence":
+        for child in node:
+            _signatures(child, out)
+
+
+def _components(rules: list[tuple[set, set]]) -> list[list[int]]:
+    """Strongly connected components of the rules (i -> j when i's body reads j's head), each
+    after every component it reads (Tarjan's order)."""
+    defines: dict[tuple, list[int]] = defaultdict(list)
+    for j, (heads, _) in enumerate(rules):
+        for sig in heads:
+            defines[sig].append(j)
+    edges = [sorted({j for sig in body for j in defines.get(sig, ())}) for _, body in rules]
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    out: list[list[int]] = []
+    counter = [0]
+
+    def visit(v: int) -> None:  # recursion depth is at most the number of rules of a part
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+    for v in range(len(rules)):
+        if v not in index:
+            visit(v)
+    return out
+
+
+class SplitProgram:
+    """The ruleset's encoding with each step part split into one part per rule."""
+
+    def __init__(self, ruleset: str, step_parts: set[str]):
+        from riftasp.resources import encoding_files
+
+        self.statements: list[ast.AST] = []
+        self.params: dict[str, list[str]] = {}
+        # part -> [(new part name, heads, body signatures, rule text)]
+        self.rules: dict[str, list[tuple[str, set, set, str]]] = defaultdict(list)
+        current = ["base", []]
+
+        def add(stmt: ast.AST) -> None:
+            if stmt.ast_type == ast.ASTType.Program:
+                current[:] = [stmt.name, [p.name for p in stmt.parameters]]
+                self.params[stmt.name] = current[1]
+                self.statements.append(stmt)
+                return
+            part, params = current
+            if part in step_parts and stmt.ast_type == ast.ASTType.Rule:
+                name = f"{part}__r{len(self.rules[part])}"
+                heads: set = set()
+                body: set = set()
+                _signatures(stmt.head, heads)
+                _signatures(stmt.body, body)
+                self.rules[part].append((name, heads, body, str(stmt)))
+                loc = stmt.location
+                self.statements.append(ast.Program(loc, name, [ast.Id(loc, p) for p in params]))
+                self.statements.append(stmt)
+                self.statements.append(ast.Program(loc, part, [ast.Id(loc, p) for p in params]))
+                return
+            self.statements.append(stmt)
+
+        for path in encoding_files(ruleset):
+            ast.parse_files([str(path)], add)
+            current[:] = ["base", []]
+            self.statements.append(ast.Program(ast.Location(ast.Position("", 0, 0), ast.Position("", 0, 0)),
+                                               "base", []))
+        self._plans: dict[tuple, list[list[tuple[str, list]]]] = {}
+
+    def load(self, ctl: clingo.Control) -> None:
+        with ast.ProgramBuilder(ctl) as builder:
+            for stmt in self.statements:
+                builder.add(stmt)
+
+    def groups(self, parts: list[tuple[str, list]]) -> list[list[tuple[str, list, str]]]:
+        """The ground calls that replace one call of `parts`: the parts' other statements first,
+        then each rule group, after the groups it reads."""
+        key = tuple((name, tuple(map(str, args))) for name, args in parts)
+        if key not in self._plans:
+            rules = [(name, args, r) for name, args in parts for r in self.rules.get(name, [])]
+            comps = _components([(r[1], r[2]) for _, _, r in rules])
+            plan = [[(name, args, "(other statements)") for name, args in parts]]
+            plan += [[(rules[i][2][0], rules[i][1], rules[i][2][3]) for i in comp] for comp in comps]
+            self._plans[key] = plan
+        return self._plans[key]
+
+
+def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
+    sys.path.insert(0, str(HERE))
+    from boards import GENERATORS
+
+    import riftasp.solver as solver
+    from riftasp.board_io import board_from_dict
+    from riftasp.facts import board_facts
+    from riftasp.resources import procedure
+
+    plan = procedure(ruleset)
+    step_parts = {name for call in plan["step"] for name, _ in call}
+    split = SplitProgram(ruleset, step_parts)
+    board_obj = board_from_dict(board or GENERATORS[ruleset](objects), f"generated-{objects}")
+    times: dict[str, list[float]] = defaultdict(list)
+    steps: dict[str, list[int]] = defaultdict(list)
+    texts: dict[str, str] = {}
+    original_ground, original_load = solver._ground, solver._load_encoding
+
+    def ground(ctl, parts, values, deadline, strict):  # noqa: ANN001 - solver._ground's signature
+        if not any(name in step_parts for name, _ in parts):
+            return original_ground(ctl, parts, values, deadline, strict)
+        for group in split.groups(parts):
+            label = " | ".join(sorted({g[0] for g in group}))
+            texts[label] = "\n".join(g[2] for g in group)
+            start = time.process_time()
+            original_ground(ctl, [[name, args] for name, args, _ in group], values, deadline, strict)
+            times[label].append(max(0.0, time.process_time() - start - min(overhead)))
+            steps[label].append(values.get("p", values.get("n", 0)))
+
+    overhead: list[float] = []
+
+    def load(ctl, ruleset_, logger):  # noqa: ANN001
+        split.load(ctl)
+        # What a ground call costs with nothing to ground (gringo goes over the whole program
+        # each call): taken off every group's calls below, so a group shows its rules' work.
+        for k in range(5):
+            ctl.add(f"rule_profile_empty_{k}", [], "")
+            start = time.process_time()
+            ctl.ground([(f"rule_profile_empty_{k}", [])])
+            overhead.append(time.process_time() - start)
+
+    solver._ground, solver._load_encoding = ground, load
+    try:
+        start = time.process_time()
+        _, stats = solver.run(board_facts(board_obj), board_obj.ruleset)
+        total = time.process_time() - start
+    finally:
+        solver._ground, solver._load_encoding = original_ground, original_load
+    rows = [{"rules": label, "seconds": sum(ts), "calls": len(ts), "max_call": max(ts), "text": texts[label],
+             "per_step": dict(zip(steps[label], ts))}
+            for label, ts in times.items()]
+    rows.sort(key=lambda r: -r["seconds"])
+    return {"ruleset": ruleset, "objects": objects, "seconds": total, "steps": stats.steps,
+            "empty_call_ms": 1000 * min(overhead),
+            "atoms": stats.atoms, "groups": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="riftbound")
+    parser.add_argument("--objects", type=int, default=1000)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = profile(args.ruleset, args.objects)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    grouped = sum(r["seconds"] for r in result["groups"])
+    print(f"{args.ruleset}, {args.objects} objects: {result['seconds']:.2f} CPU s, {result['steps']} steps, "
+          f"{result['atoms']} atoms; step rules {grouped:.2f} s (less {result['empty_call_ms']:.2f} ms a call: "
+          f"the cost of a ground call with nothing to ground)")
+    for r in result["groups"][: args.top]:
+        text = r["text"].replace("\n", " ")
+        print(f"{r['seconds']:8.3f} s {r['calls']:5d} calls  max {1000 * r['max_call']:7.1f} ms  "
+              f"{text[:150]}")
+
+
+if __name__ == "__main__":
+    main()
