@@ -49,45 +49,16 @@ def _signatures(node: Any, out: set[tuple[str, int]]) -> None:
 
 def _components(rules: list[tuple[set, set]]) -> list[list[int]]:
     """Strongly connected components of the rules (i -> j when i's body reads j's head), each
-    after every component it reads (Tarjan's order)."""
+    after every component it reads."""
+    from riftasp.reference.core.graph import strongly_connected_components
+
     defines: dict[tuple, list[int]] = defaultdict(list)
     for j, (heads, _) in enumerate(rules):
         for sig in heads:
             defines[sig].append(j)
-    edges = [sorted({j for sig in body for j in defines.get(sig, ())}) for _, body in rules]
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    out: list[list[int]] = []
-    counter = [0]
-
-    def visit(v: int) -> None:  # recursion depth is at most the number of rules of a part
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on_stack.add(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            out.append(sorted(comp))
-
-    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
-    for v in range(len(rules)):
-        if v not in index:
-            visit(v)
-    return out
+    edges = {i: sorted({j for sig in body for j in defines.get(sig, ())}) for i, (_, body) in enumerate(rules)}
+    # Tarjan's order: a component comes after every component it reaches.
+    return strongly_connected_components(list(range(len(rules))), edges)
 
 
 class SplitProgram:
