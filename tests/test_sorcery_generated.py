@@ -163,3 +163,39 @@ def test_one_picked_before_it_in_a_step_is_no_tie_of_the_same_timestamp(engine):
     assert rows == [(1, "o1.gaze", "o2", ["timestamp", "at_rest"]), (2, "o1.gaze", "o3", ["timestamp", "at_rest"]),
                     (3, "o0.gaze", "o3", ["timestamp"])]
     assert out["timestamp_ties"] == []
+
+
+# What an effect may ever name leaves out what its filter rules out for good (docs/semantics-
+# sorcery.md §9, "What it does not judge"): a type nothing may give the object. A type an effect
+# gives counts where that effect may name the object: the Infusion Factory makes the adjacent
+# Sword and Shield a minion (its filter asks for an artifact), so the Sisters' "other nearby
+# minions" silences it in layer 3, and its "bearer +2 power" never applies.
+ANIMATED_SWORD = {
+    "ruleset": "sorcery", "players": ["alice", "bob"],
+    "objects": [
+        {"id": "factory", "card": "Infusion Factory", "owner": "alice", "zone": "realm", "row": 1, "column": 1,
+         "since": 0},
+        {"id": "soldier", "card": "Foot Soldier", "owner": "alice", "zone": "realm", "row": 1, "column": 2,
+         "since": 1},
+        {"id": "sword", "card": "Sword and Shield", "owner": "alice", "zone": "realm", "attached_to": "soldier",
+         "since": 2},
+        {"id": "sisters", "card": "Sisters of Silence", "owner": "bob", "zone": "realm", "row": 2, "column": 2,
+         "since": 3},
+    ],
+    "effects": [],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_a_type_an_effect_gives_makes_the_object_one_a_filter_for_that_type_names(engine):
+    board = board_from_dict(ANIMATED_SWORD)
+    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    rows = sorted((r["step"], r["effect"], o, r["layer"]) for o, rs in out["applied"].items() for r in rs)
+    assert rows == [(1, "factory.animate", "sword", "type"), (2, "factory.automaton", "sword", "type"),
+                    (3, "sisters.silence_nearby", "soldier", "ability_removing"),
+                    (4, "sisters.silence_nearby", "sword", "ability_removing"),
+                    (5, "factory.automaton_power", "sword", "power")]
+    sword, soldier = out["objects"]["sword"], out["objects"]["soldier"]
+    assert (sword["types"], sword["subtypes"], sword["power"], sword["abilities"]) == (
+        ["artifact", "minion"], ["Automaton"], 2, [])
+    assert (soldier["power"], soldier["abilities"]) == (1, [])
