@@ -146,6 +146,7 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
             start = time.process_time()
             original_ground(ctl, [[name, args] for name, args, _ in group], values, deadline, strict)
             times[label].append(max(0.0, time.process_time() - start - min(overhead)))
+            # (A calculation of several rounds numbers its steps from 1 in each.)
             steps[label].append(values.get("p", values.get("n", 0)))
 
     overhead: list[float] = []
@@ -168,7 +169,7 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
     finally:
         solver._ground, solver._load_encoding = original_ground, original_load
     rows = [{"rules": label, "seconds": sum(ts), "calls": len(ts), "max_call": max(ts), "text": texts[label],
-             "per_step": dict(zip(steps[label], ts))}
+             "per_call": [[step, t] for step, t in zip(steps[label], ts)]}
             for label, ts in times.items()]
     rows.sort(key=lambda r: -r["seconds"])
     return {"ruleset": ruleset, "objects": objects, "seconds": total, "steps": stats.steps,

@@ -28,6 +28,12 @@ def boards_settings(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
+def answer(board: dict, engine: str) -> dict:
+    """The board's answer (JSON) from one engine: "asp" (the batch resolver) or "reference"."""
+    parsed = board_from_dict(board)
+    return (resolve_many([parsed])[0] if engine == "asp" else resolve(parsed)).to_json()
+
+
 def compared(out: dict) -> dict:
     """A resolution as the engines must agree on it: all but the engine's name and the `why` prose."""
     out = {k: v for k, v in out.items() if k != "engine"}
@@ -130,8 +136,7 @@ FLOODS_THEN_POWER = {
 
 @pytest.mark.parametrize("engine", ["asp", "reference"])
 def test_a_step_that_changes_no_type_still_goes_on_to_the_power_layer(engine):
-    board = board_from_dict(FLOODS_THEN_POWER)
-    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    out = answer(FLOODS_THEN_POWER, engine)
     rows = [(r["effect"], o, r["layer"], r["before"], r["after"]) for o, rs in out["applied"].items() for r in rs]
     assert sorted(rows) == [
         ("e1", "o0", "power", None, None),  # an aura has no power: the +1 applies and changes nothing
@@ -157,8 +162,7 @@ RESTING_BASILISKS = {
 
 @pytest.mark.parametrize("engine", ["asp", "reference"])
 def test_one_picked_before_it_in_a_step_is_no_tie_of_the_same_timestamp(engine):
-    board = board_from_dict(RESTING_BASILISKS)
-    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    out = answer(RESTING_BASILISKS, engine)
     rows = sorted((r["step"], r["effect"], o, r["reasons"]) for o, rs in out["applied"].items() for r in rs)
     assert rows == [(1, "o1.gaze", "o2", ["timestamp", "at_rest"]), (2, "o1.gaze", "o3", ["timestamp", "at_rest"]),
                     (3, "o0.gaze", "o3", ["timestamp"])]
@@ -188,8 +192,7 @@ ANIMATED_SWORD = {
 
 @pytest.mark.parametrize("engine", ["asp", "reference"])
 def test_a_type_an_effect_gives_makes_the_object_one_a_filter_for_that_type_names(engine):
-    board = board_from_dict(ANIMATED_SWORD)
-    out = (resolve_many([board])[0] if engine == "asp" else resolve(board)).to_json()
+    out = answer(ANIMATED_SWORD, engine)
     rows = sorted((r["step"], r["effect"], o, r["layer"]) for o, rs in out["applied"].items() for r in rs)
     assert rows == [(1, "factory.animate", "sword", "type"), (2, "factory.automaton", "sword", "type"),
                     (3, "sisters.silence_nearby", "soldier", "ability_removing"),
