@@ -202,3 +202,32 @@ def test_a_type_an_effect_gives_makes_the_object_one_a_filter_for_that_type_name
     assert (sword["types"], sword["subtypes"], sword["power"], sword["abilities"]) == (
         ["artifact", "minion"], ["Automaton"], 2, [])
     assert (soldier["power"], soldier["abilities"]) == (1, [])
+
+
+# A run goes on past a change that can only move a removal's position later (docs/semantics-
+# sorcery.md §9): the older Smokestacks takes the Factory's layer-2 ability, so the newer one,
+# due just before layer 2 for that ability, goes back to its own stage; the far Smokestacks,
+# between them in timestamp order, is not held up. Picked one by one, the newer Smokestacks is
+# judged again after the older one applied: the run stops before it (applied in the same step,
+# it would stay before layer 2).
+SMOKESTACKS_AROUND_A_FACTORY = {
+    "ruleset": "sorcery", "players": ["alice", "bob"],
+    "objects": [{"id": i, "card": c, "owner": w, "zone": "realm", "row": r, "column": col, "since": s}
+                for i, c, w, r, col, s in (
+                    ("smoke_a", "Smokestacks of Gnaak", "alice", 1, 1, 0),
+                    ("factory", "Infusion Factory", "bob", 1, 2, 0),
+                    ("smoke_c", "Smokestacks of Gnaak", "bob", 1, 3, 2),
+                    ("smoke_far", "Smokestacks of Gnaak", "alice", 4, 1, 1),
+                    ("factory_far", "Infusion Factory", "bob", 4, 2, 0))],
+    "effects": [],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_a_removal_whose_early_ability_another_takes_goes_back_to_its_own_stage(engine):
+    out = answer(SMOKESTACKS_AROUND_A_FACTORY, engine)
+    rows = sorted((r["step"], r["effect"], o, r["layer"], r["reasons"]) for o, rs in out["applied"].items() for r in rs)
+    assert rows == [(1, "smoke_a.smoke", "factory", "type", ["timestamp", "before_layer"]),
+                    (2, "smoke_far.smoke", "factory_far", "type", ["timestamp", "before_layer"]),
+                    (3, "smoke_c.smoke", "factory", "ability_removing", ["timestamp"])]
+    assert out["objects"]["factory"]["abilities"] == [] and out["objects"]["factory_far"]["abilities"] == []
