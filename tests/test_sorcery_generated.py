@@ -18,9 +18,11 @@ from riftasp.batch import resolve_many
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import check
 from riftasp.crosscheck import is_stored_output
+from riftasp.facts import board_facts
 from riftasp.reference import resolve
 from riftasp.reference.sorcery import Sorcery
 from riftasp.profile import Profile
+from riftasp.resolve import resolve_facts
 from riftasp.sorcery_strategies import sorcery_boards
 
 EXAMPLES = ROOT / "examples" / "sorcery"
@@ -231,3 +233,14 @@ def test_a_removal_whose_early_ability_another_takes_goes_back_to_its_own_stage(
                     (2, "smoke_far.smoke", "factory_far", "type", ["timestamp", "before_layer"]),
                     (3, "smoke_c.smoke", "factory", "ability_removing", ["timestamp"])]
     assert out["objects"]["factory"]["abilities"] == [] and out["objects"]["factory_far"]["abilities"] == []
+
+
+def test_a_step_that_leaves_nothing_at_its_slot_moves_the_cursor_on():
+    # The Floods' slot takes two steps (both change the Floodplain's affinity: they do not fold),
+    # the +1's slot one; each last step moves the cursor on itself instead of a step that finds
+    # nothing due (docs/semantics-sorcery.md §9). Steps: the first slot (nothing due), 2 + 1,
+    # and the one that settles: 5, where one empty step per slot made 7. The answer is the same.
+    parsed = board_from_dict(FLOODS_THEN_POWER)
+    resolution, stats = resolve_facts(board_facts(parsed), parsed.ruleset)
+    assert stats.steps == 5
+    assert compared(resolution.to_json()) == compared(resolve(parsed).to_json())
