@@ -103,7 +103,7 @@ def _card_ops(data: dict[str, Any], oid: str) -> set[str]:
     from .cards import library
 
     obj = next(o for o in data["objects"] if o["id"] == oid)
-    card = library(data.get("ruleset", "riftbound")).get(obj["card"])
+    card = library(data.get("ruleset", "riftbound")).get(obj.get("card"))
     return set() if card is None else {e.op.name for _, e in (*card.rules_text, *card.effect_text)}
 
 

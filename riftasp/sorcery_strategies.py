@@ -14,6 +14,8 @@ from the theme's pool, with a little noise from the whole library:
              board effect with a later or earlier timestamp), affinity effects
   artifacts  artifacts on bearers: Pallid Bust linked to banished minions (two busts sharing a
              link included), Land Deed, Eerie Coral, Sword and Shield, Plate of the Whale; copies
+             (of any theme: now and then a banished copier whose own text copies an object, itself
+             included, for a copy to copy: copies of copies)
   control    King of the Realm, Pied Piper, Mesmerism-like `gain_control` board effects (with a
              source), copies of a King, and what takes their support away (silence, a Sisters
              nearby)
@@ -170,6 +172,13 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     for bid in banished:
         objects.append({"id": bid, "card": draw(st.sampled_from(linkable)), "owner": draw(st.sampled_from(PLAYERS)),
                         "zone": "banished"})
+    if profile.allows("copy") and draw(st.integers(0, 3)) == 0:
+        # A banished copier (no card: its own text copies an object, itself included), for a copy
+        # spell to copy: copies of copies, and a text that copies its own object.
+        originals = [o["id"] for o in objects if o["zone"] in ("realm", "banished")] + ["mimic"]
+        objects.append({"id": "mimic", "name": "Mimic", "type": "minion", "power": draw(st.integers(0, 3)),
+                        "owner": draw(st.sampled_from(PLAYERS)), "zone": "banished",
+                        "rules_text": [{"id": "mimicry", "op": {"op": "copy", "of": draw(st.sampled_from(originals))}}]})
     effects = _effects(draw, theme, objects, profile)
     ids = {o["id"] for o in objects}
     spells = {e["source"] for e in effects if "source" in e} - ids

@@ -91,7 +91,7 @@ def test_every_example_s_stored_outputs_agree_and_keep_sorcery_s_invariants(path
 def test_a_profile_leaves_out_what_it_names(data):
     from riftasp.sorcery_strategies import CONDITIONAL
 
-    cards = [o["card"] for o in data["objects"]]
+    cards = [o.get("card") for o in data["objects"]]
     assert not set(cards) & set(CONDITIONAL) and not any(o.get("attached_to") for o in data["objects"])
     assert sum(1 for o in data["objects"] if o["zone"] == "realm") <= 3 and len(data["effects"]) <= 1
     assert all(e["op"]["op"] != "gain_control" and "filter" not in e["target"] for e in data["effects"])
@@ -113,7 +113,7 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
 
     with fixed_constants():
         collect()
-    cards = {o["card"] for d in drawn for o in d["objects"]}
+    cards = {o["card"] for d in drawn for o in d["objects"] if "card" in o}
     assert set(MINIONS + SITES + AURAS + ARTIFACTS) <= cards
     assert {e["op"]["op"] for d in drawn for e in d["effects"]} == set(OPS)
     realm = [o for d in drawn for o in d["objects"] if o["zone"] == "realm"]
@@ -122,6 +122,8 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     links = [[o["linked"] for o in d["objects"] if "linked" in o] for d in drawn]
     assert any(len(ls) > len(set(ls)) for ls in links)  # two busts sharing a link
     assert any("filter" in e["target"] for d in drawn for e in d["effects"])
+    # A copy of a copier: an ability a copy brings that copies in turn.
+    assert any(e["op"]["op"] == "copy" and e["op"]["of"] == "mimic" for d in drawn for e in d["effects"])
 
 
 # Found by CI's thorough run on the lean state: two Floods giving one Floodplain water in one step
@@ -244,3 +246,66 @@ def test_a_step_that_leaves_nothing_at_its_slot_moves_the_cursor_on():
     resolution, stats = resolve_facts(board_facts(parsed), parsed.ruleset)
     assert stats.steps == 5
     assert compared(resolution.to_json()) == compared(resolve(parsed).to_json())
+
+
+# Copies of copies (docs/semantics-sorcery.md §8, Copy): the Foot Soldier becomes a copy of the
+# banished Mimic, whose text copies the banished King; the ability that copy brings
+# (mimicry@soldier) copies in turn in layer 1, and the King's abilities it brings, dated by the
+# first copy, apply in their layers: bob's squire is a Mortal, so alice takes it and it gets +1.
+# The ASP side once left an ability a copy brought out of what copies may bring.
+COPY_OF_A_COPIER = {
+    "ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
+    "objects": [
+        {"id": "soldier", "card": "Foot Soldier", "owner": "alice", "zone": "realm", "row": 2, "column": 2, "since": 1},
+        {"id": "skeleton", "card": "Skeleton", "owner": "bob", "zone": "realm", "row": 2, "column": 3, "since": 1},
+        {"id": "squire", "card": "Foot Soldier", "owner": "bob", "zone": "realm", "row": 3, "column": 3, "since": 1},
+        {"id": "king", "card": "King of the Realm", "owner": "bob", "zone": "banished"},
+        {"id": "mimic", "name": "Mimic", "type": "minion", "power": 1, "owner": "bob", "zone": "banished",
+         "rules_text": [{"id": "mimicry", "op": {"op": "copy", "of": "king"}}]},
+    ],
+    "effects": [{"id": "mirror", "op": {"op": "copy", "of": "mimic"}, "target": {"ids": ["soldier"]}, "timestamp": 3,
+                 "controller": "alice"}],
+}
+
+# A text that copies its own object: each copy brings the same text again; once E@O is picked it
+# is done, so the chain stops after one round on each object.
+SELF_COPYING_TEXT = {
+    "ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
+    "objects": [
+        {"id": "soldier", "card": "Foot Soldier", "owner": "alice", "zone": "realm", "row": 2, "column": 2, "since": 1},
+        {"id": "echo", "name": "Echo", "type": "minion", "power": 2, "owner": "bob", "zone": "realm", "row": 1,
+         "column": 1, "since": 0, "rules_text": [{"id": "echoing", "op": {"op": "copy", "of": "echo"}}]},
+        {"id": "mimic", "name": "Mimic", "type": "minion", "power": 1, "owner": "bob", "zone": "banished",
+         "rules_text": [{"id": "mimicry", "op": {"op": "copy", "of": "echo"}}]},
+    ],
+    "effects": [{"id": "mirror", "op": {"op": "copy", "of": "mimic"}, "target": {"ids": ["soldier"]}, "timestamp": 3,
+                 "controller": "alice"}],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_an_ability_a_copy_brings_that_copies_brings_its_copied_object_s_abilities(engine):
+    out = answer(COPY_OF_A_COPIER, engine)
+    rows = sorted((r["step"], r["effect"], o, r["layer"], r["timestamp"], r["before"], r["after"])
+                  for o, rs in out["applied"].items() for r in rs)
+    assert rows == [(1, "mirror", "soldier", "copy", 3, "Foot Soldier", "Mimic"),
+                    (2, "mimicry@soldier", "soldier", "copy", 3, "Mimic", "King of the Realm"),
+                    (3, "king.mortals_control@soldier", "soldier", "control", 3, "alice", "alice"),
+                    (4, "king.mortals_control@soldier", "squire", "control", 3, "bob", "alice"),
+                    (5, "king.mortals_power@soldier", "squire", "power", 3, 1, 2)]
+    soldier, squire = out["objects"]["soldier"], out["objects"]["squire"]
+    assert (soldier["name"], soldier["power"], soldier["abilities"]) == (
+        "King of the Realm", 3, ["king.mortals_control@soldier", "king.mortals_power@soldier"])
+    assert (squire["controller"], squire["power"], out["objects"]["skeleton"]["controller"]) == ("alice", 2, "bob")
+    assert check(board_from_dict(COPY_OF_A_COPIER), out) == []
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_a_text_that_copies_its_own_object_applies_once_on_each_object(engine):
+    out = answer(SELF_COPYING_TEXT, engine)
+    rows = sorted((r["step"], r["effect"], o, r["layer"]) for o, rs in out["applied"].items() for r in rs)
+    assert rows == [(1, "echoing", "echo", "copy"), (2, "echoing@echo", "echo", "copy"),
+                    (3, "mirror", "soldier", "copy"), (4, "mimicry@soldier", "soldier", "copy"),
+                    (5, "echoing@soldier", "soldier", "copy")]
+    assert out["objects"]["soldier"]["name"] == "Echo" and out["objects"]["soldier"]["power"] == 2
+    assert check(board_from_dict(SELF_COPYING_TEXT), out) == []
