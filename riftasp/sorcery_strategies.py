@@ -172,7 +172,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     for bid in banished:
         objects.append({"id": bid, "card": draw(st.sampled_from(linkable)), "owner": draw(st.sampled_from(PLAYERS)),
                         "zone": "banished"})
-    if profile.allows("copy") and draw(st.integers(0, 3)) == 0:
+    if profile.allows("copy") and draw(st.integers(0, 3)) == 3:  # 0, what shrinking goes to: none
         # A banished copier (no card: its own text copies an object, itself included), for a copy
         # spell to copy: copies of copies, and a text that copies its own object.
         originals = [o["id"] for o in objects if o["zone"] in ("realm", "banished")] + ["mimic"]
