@@ -161,6 +161,12 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
             ctl.ground([(f"rule_profile_empty_{k}", [])])
             overhead.append(time.process_time() - start)
 
+    # The rules as the files write them: step names (riftasp/step_names.py) off, so that each
+    # rule group is its own part here.
+    import riftasp.step_names as step_names
+
+    named = step_names.STEP_LOCAL
+    step_names.STEP_LOCAL = False
     solver._ground, solver._load_encoding = ground, load
     try:
         start = time.process_time()
@@ -168,6 +174,7 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
         total = time.process_time() - start
     finally:
         solver._ground, solver._load_encoding = original_ground, original_load
+        step_names.STEP_LOCAL = named
     rows = [{"rules": label, "seconds": sum(ts), "calls": len(ts), "max_call": max(ts), "text": texts[label],
              "per_call": [[step, t] for step, t in zip(steps[label], ts)]}
             for label, ts in times.items()]

@@ -11,12 +11,15 @@ round with those excluded, carrying the paradoxes found so far (docs/semantics.m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import clingo
 
 from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
 from .resources import Logger, encoding_files, encoding_statements, manifest, procedure
+from . import disk_cache, step_names
+from .step_names import Program, build, numeric_parameters
 from .ruleset_data import characteristic_families, keyword_rules, layer_table
 from .terms import quote
 
@@ -140,14 +143,19 @@ def solve_round(
     logger: Logger = lambda _code, msg: messages.append(msg)  # noqa: E731
     ctl = clingo.Control(["--models=2"], logger=logger, message_limit=20)
     try:
-        _load_encoding(ctl, ruleset, logger)
+        encoding_files(ruleset)  # (a ruleset whose files are missing: one line, before its plan is read)
+        plan = procedure(ruleset)
+        # A procedure of many steps names its step-local predicates per step (`step_names`,
+        # riftasp/step_names.py): the same answers, without each step paying for the atoms of
+        # all the steps before it.
+        named = plan.get("step_names", False) and step_names.STEP_LOCAL
+        program = _Named(ctl, _program(ruleset), deadline, strict) if named else _Plain(ctl, ruleset, logger, deadline, strict)
         ctl.add("base", [], facts)
         deadline.check()
         ctl.ground([("base", [])])
-        plan = procedure(ruleset)
         # The answers that never change, once (the procedure's `start`).
         for parts in plan["start"]:
-            _ground(ctl, parts, {}, deadline, strict)
+            program.ground(parts, {})
         step = 0
         while True:
             step += 1
@@ -158,17 +166,17 @@ def solve_round(
             # settles their final check; a procedure whose first call holds it
             # (`final_check_first_call`) leaves its other calls out: they would find no object
             # calculating.
-            settling = step >= 2 and _all_finished(ctl, step - 1)
+            settling = step >= 2 and _all_finished(ctl, step - 1, program.name_of("unfinished", [step - 1]))
             calls = plan["step"][:1] if settling and plan.get("final_check_first_call") else plan["step"]
             for parts in calls:
-                _ground(ctl, parts, {"p": step}, deadline, strict)
-            for atom in ctl.symbolic_atoms.by_signature("stuck", 2):
+                program.ground(parts, {"p": step})
+            for atom in ctl.symbolic_atoms.by_signature(program.name_of("stuck", [0, step]), 2):
                 raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "
                                     f"nothing in step {step}")
             if settling:
                 break
         for parts in plan["final"]:
-            _ground(ctl, parts, {"n": step}, deadline, strict=False)
+            program.ground(parts, {"n": step}, strict=False)
     except EncodingError:
         raise
     except RuntimeError as err:
@@ -191,6 +199,94 @@ def solve_round(
     stats.solve_seconds += float(times["solve"])
     stats.ground_seconds += float(times["total"]) - float(times["solve"])
     return models[0]
+
+
+# What Python itself writes into a program or reads from it by name: never renamed per step.
+PYTHON_FACTS: set[tuple[str, int]] = {
+    ("excluded", 2), ("paradox_record", 4), ("summing_keyword", 1), ("bonus_keyword", 2), ("stage", 4),
+    ("op_stage", 2), ("reading", 2), *((name, 1) for name in FAMILY_FACTS.values()),
+}
+
+
+def _program(ruleset: str) -> Program:
+    """The ruleset's encoding, with its step-local predicates named per step
+    (riftasp/step_names.py): made once per process and version of its files, and kept on disk
+    (riftasp/disk_cache.py) under everything it is made from."""
+    paths = encoding_files(ruleset)
+    files = tuple((str(p), p.stat().st_mtime_ns) for p in paths)
+    known = _programs.get(ruleset)
+    if known is None or known[0] != files:
+        kept = PYTHON_FACTS | {_signature(s) for s in manifest(ruleset).get("input", [])}
+        numeric = numeric_parameters(procedure(ruleset))
+
+        def make() -> Program:
+            return build(encoding_statements(ruleset), numeric, kept)
+
+        entry = disk_cache.key(
+            clingo.__version__, Path(step_names.__file__).read_bytes(), str(step_names.COPIES),
+            repr(sorted(kept)), repr(sorted((k, sorted(v)) for k, v in numeric.items())),
+            *(part for p in paths for part in (str(p), p.read_bytes())),
+        )
+        built = disk_cache.cached("program", entry, make, Program.to_json, Program.from_json)
+        known = _programs[ruleset] = (files, built)
+    return known[1]
+
+
+_programs: dict[str, tuple[tuple, Program]] = {}
+
+
+def _signature(text: str) -> tuple[str, int]:
+    name, _, arity = text.partition("/")
+    return name, int(arity)
+
+
+class _Plain:
+    """The encoding's files as written, their parts grounded as the procedure names them."""
+
+    def __init__(self, ctl: clingo.Control, ruleset: str, logger: Logger, deadline: Deadline, strict: bool) -> None:
+        self.ctl, self.deadline, self.strict = ctl, deadline, strict
+        _load_encoding(ctl, ruleset, logger)
+
+    def ground(self, parts: list, values: dict[str, int], strict: bool | None = None) -> None:
+        _ground(self.ctl, parts, values, self.deadline, self.strict if strict is None else strict)
+
+    def name_of(self, name: str, arguments: list[int]) -> str:
+        return name
+
+
+class _Named:
+    """The encoding with its step-local predicates named per step (riftasp/step_names.py): a
+    part's copy for a step is added when a step first needs it, then grounded."""
+
+    def __init__(self, ctl: clingo.Control, program: Program, deadline: Deadline, strict: bool) -> None:
+        self.ctl, self.program, self.deadline, self.strict = ctl, program, deadline, strict
+        self.added: set[tuple[str, tuple[int, ...]]] = set()
+        ctl.add("base", [], program.base)
+
+    def ground(self, parts: list, values: dict[str, int], strict: bool | None = None) -> None:
+        """As `_ground`: one ground call of the procedure's plan."""
+        self.deadline.check()
+        grounded = []
+        for name, args in parts:
+            if name not in self.program.parts:
+                continue  # no file has this part: nothing to ground
+            actual = [values.get(a, a) if isinstance(a, str) else a for a in args]
+            key = self.program.copy_key(name, actual)
+            copy = "__".join([name, *map(str, key)])
+            if (name, key) not in self.added:
+                self.ctl.add(copy, self.program.parts[name][0], self.program.part_text(name, key))
+                self.added.add((name, key))
+            grounded.append((copy, [_term(a) for a in actual]))
+        self.ctl.ground(grounded)
+        if self.strict if strict is None else strict:
+            _check_decided(self.ctl, f"{parts[0][0]}{tuple(values.values()) or ''}")
+
+    def name_of(self, name: str, arguments: list[int]) -> str:
+        return self.program.name_of(name, arguments)
+
+
+def _term(arg: int | str) -> clingo.Symbol:
+    return clingo.Number(arg) if isinstance(arg, int) else clingo.Function(arg)
 
 
 _loaded: set[str] = set()  # the rulesets whose files a Control of this process has loaded
@@ -216,21 +312,17 @@ def _load_encoding(ctl: clingo.Control, ruleset: str, logger: Logger) -> None:
 def _ground(ctl: clingo.Control, parts: list, values: dict[str, int], deadline: Deadline, strict: bool) -> None:
     """One ground call of the procedure's plan: [name, [argument, ...]] per part, where "p" and
     "n" stand for the step numbers in `values` and other strings for constants."""
-    def term(arg: int | str) -> clingo.Symbol:
-        if isinstance(arg, int):
-            return clingo.Number(arg)
-        return clingo.Number(values[arg]) if arg in values else clingo.Function(arg)
-
     deadline.check()
-    ctl.ground([(name, [term(a) for a in args]) for name, args in parts])
+    ctl.ground([(name, [_term(values.get(a, a) if isinstance(a, str) else a) for a in args]) for name, args in parts])
     if strict:
         _check_decided(ctl, f"{parts[0][0]}{tuple(values.values()) or ''}")
 
 
-def _all_finished(ctl: clingo.Control, step: int) -> bool:
+def _all_finished(ctl: clingo.Control, step: int, name: str = "unfinished") -> bool:
     # In a stratified program unfinished(P) is either a fact or absent; anything else is an
     # encoding error, not the end of the calculation.
-    atom = ctl.symbolic_atoms[clingo.Function("unfinished", [clingo.Number(step)])]
+    # (`name`: unfinished/1 as the program names it at that step.)
+    atom = ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(step)])]
     if atom is not None and not atom.is_fact:
         raise EncodingError(f"unfinished({step}) was left undecided by grounding: a rule is not stratified")
     return atom is None

@@ -1,0 +1,151 @@
+"""Step-local predicates named per step (riftasp/step_names.py): a grounding device that must
+change no answer. A predicate is renamed only where every occurrence says at which step it is
+read; what Python, a #show or a variable step reads keeps its name."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from clingo import ast
+
+from riftasp import solver, step_names
+from riftasp.board_io import board_from_dict
+from riftasp.facts import board_facts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROGRAM = """\
+#program base.
+cursor(1,1).
+#program step(p).
+need(X,p) :- cursor(X,p).
+done(X,p) :- need(X,p), not skip(X,p-1).
+cursor(X+1,p+1) :- need(X,p).
+ever(X) :- done(X,P), P < p.
+#program final(n).
+last(X) :- cursor(X,n).
+#show last/1.
+#show shown_step(X) : need(X,n).
+"""
+
+
+def _built(tmp_path: Path) -> step_names.Program:
+    path = tmp_path / "toy.lp"
+    path.write_text(PROGRAM)
+    statements: list[ast.AST] = []
+    ast.parse_files([str(path)], statements.append)
+    return step_names.build(statements, {"step": {0}, "final": {0}}, kept=set())
+
+
+def test_a_predicate_read_only_at_known_steps_is_named_by_its_step(tmp_path: Path) -> None:
+    program = _built(tmp_path)
+    # cursor is read at p and p+1 and written at 1; skip only at p-1: both known everywhere.
+    assert program.renamed[("cursor", 2)] == 1
+    assert program.renamed[("skip", 2)] == 1
+    # Step 6 is copy 6 mod COPIES; p+1 and p-1 name the neighbouring copies.
+    key = program.copy_key("step", [6])
+    text = program.part_text("step", key)
+    now, after, before = (f"__{v % step_names.COPIES}" for v in (6, 7, 5))
+    assert text.splitlines() == [
+        f"need(X,p) :- cursor{now}(X,p).",
+        f"done(X,p) :- need(X,p), not skip{before}(X,p-1).",
+        f"cursor{after}(X+1,p+1) :- need(X,p).",
+        "ever(X) :- done(X,P); P < p.",
+    ]
+    assert f"cursor__{1 % step_names.COPIES}(1,1)" in program.base
+    assert program.name_of("cursor", [3, 9]) == f"cursor__{9 % step_names.COPIES}"
+
+
+def test_a_predicate_read_at_any_step_shown_or_kept_keeps_its_name(tmp_path: Path) -> None:
+    program = _built(tmp_path)
+    assert ("done", 2) not in program.renamed  # read with a variable step: done(X,P), P < p
+    assert ("last", 1) not in program.renamed  # shown
+    assert ("need", 2) not in program.renamed  # a shown term's condition reads it
+    assert ("ever", 1) not in program.renamed  # no step argument
+    path = tmp_path / "toy.lp"
+    statements: list[ast.AST] = []
+    ast.parse_files([str(path)], statements.append)
+    kept = step_names.build(statements, {"step": {0}, "final": {0}}, kept={("cursor", 2)})
+    assert ("cursor", 2) not in kept.renamed
+
+
+def _resolve(facts: str, ruleset: str, named: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.setattr(step_names, "STEP_LOCAL", named)
+    symbols, stats = solver.run(facts, ruleset)
+    return sorted(map(str, symbols)) + [f"steps={stats.steps}"]
+
+
+def _generated(size: int) -> str:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from boards import GENERATORS  # noqa: PLC0415 - bench/ is not a package
+
+    return board_facts(board_from_dict(GENERATORS["sorcery"](size), f"generated-{size}"))
+
+
+@pytest.mark.parametrize("board", ["generated-30", "copy-of-a-copier", "bound-spirit-holding-coral"])
+def test_naming_steps_changes_no_shown_atom(board: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole model (results, trace, order) is the same with and without step names, over
+    more steps than there are copies of a part."""
+    if board.startswith("generated-"):
+        facts = _generated(int(board.split("-")[1]))
+    else:
+        path = ROOT / "examples" / "sorcery" / f"{board}.json"
+        facts = board_facts(board_from_dict(json.loads(path.read_text()), path.name))
+    named = _resolve(facts, "sorcery", True, monkeypatch)
+    plain = _resolve(facts, "sorcery", False, monkeypatch)
+    assert named == plain
+    if board.startswith("generated-"):
+        assert int(named[-1].split("=")[1]) > 2 * step_names.COPIES
+
+
+def test_a_program_read_back_from_the_disk_cache_is_the_one_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from riftasp import disk_cache
+
+    program = _built(tmp_path)
+    assert step_names.Program.from_json(json.loads(json.dumps(program.to_json()))) == program
+    monkeypatch.setenv("RIFTASP_CACHE", str(tmp_path / "cache"))
+    made: list[int] = []
+
+    def make() -> step_names.Program:
+        made.append(1)
+        return program
+
+    def cached() -> step_names.Program:
+        return disk_cache.cached("program", entry, make, step_names.Program.to_json, step_names.Program.from_json)
+
+    entry = disk_cache.key("toy", PROGRAM)
+    assert cached() == program
+    assert cached() == program
+    assert made == [1]  # the second read it back
+    # A damaged entry, or one of another shape, is made again, never trusted; a folder that
+    # cannot be written only costs time.
+    for damaged in ("{not json", "[]", '{"base": 1}', '{"base": 1, "parts": {}, "renamed": [], "numeric": {}}'):
+        (tmp_path / "cache" / f"program-{entry}.json").write_text(damaged)
+        made.clear()
+        assert cached() == program and made == [1]
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("RIFTASP_CACHE", str(tmp_path / "file" / "cache"))
+    made.clear()
+    assert cached() == program and made == [1]
+    monkeypatch.setenv("RIFTASP_CACHE", "off")
+    assert disk_cache.folder() is None
+
+
+def test_no_predicate_python_writes_for_a_board_is_renamed() -> None:
+    """Board facts (every example's), the ruleset's data and a later round's facts keep their
+    names: Python writes them under the names the encoding's files use."""
+    program = solver._program("sorcery")
+    written: set[tuple[str, int]] = set()
+    texts = [solver.ruleset_facts("sorcery"), 'excluded(a,b). paradox_record((1,a),b,c,d).']
+    for path in sorted((ROOT / "examples" / "sorcery").glob("*.json")):
+        if not path.name.endswith("expected.json"):
+            texts.append(board_facts(board_from_dict(json.loads(path.read_text()), path.name)))
+    for text in texts:
+        ast.parse_string(text, lambda s: written.update(
+            (f.name, len(f.arguments)) for f in step_names._atoms(s)))
+    assert len(written) > 40
+    assert written.isdisjoint(program.renamed)
+    assert ("need", 2) in program.renamed and ("cursor", 2) in program.renamed
