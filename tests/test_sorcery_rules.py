@@ -465,3 +465,28 @@ def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence
     # Spider removes that ability just before it applies (§3).
     res = run("root-spider")
     assert res.objects["phyxis"].silenced and not res.objects["factory"].silenced
+
+
+def test_a_dependency_whose_effect_found_nothing_to_apply_to_is_not_reported():
+    # bob's King (o1) would be taken by alice's board effect e0 ("gain control of enemy minions
+    # nearby"), so it waits for e0. alice's King takes it first (a cycle of Kings, timestamp
+    # order); e0 then finds no enemy minion and applies to nothing; e1 gives o1 back to bob and
+    # o1's King applies last. It waited for e0, but e0 applied before it to no object: only e1,
+    # which changed its source's controller, is what it depended on (found by `riftasp check` on
+    # generated boards: both engines named e0).
+    king = {"card": "King of the Realm", "zone": "realm", "row": 1, "column": 1, "since": 0,
+            "at_rest": True, "burrowed": True}
+    board = {"ruleset": "sorcery", "players": ["alice", "bob"], "objects": [
+        {"id": "o0", "card": "Flood", "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0},
+        {"id": "o1", "owner": "bob", **king}, {"id": "o2", "owner": "alice", **king},
+        {"id": "o3", "owner": "alice", **king}], "effects": [
+        {"id": "e0", "op": {"op": "gain_control"}, "source": "o0", "timestamp": 0, "controller": "alice",
+         "target": {"filter": {"near": "nearby", "of_type": "minion", "relation": "enemy"}}},
+        {"id": "e1", "op": {"op": "gain_control"}, "target": {"ids": ["o1"]}, "timestamp": 0, "controller": "bob"}]}
+    res = run_board(board_from_dict(board, "dependency-on-nothing"))
+    assert [(a.effect, a.step, a.before, a.after, a.depends_on) for a in rows(res, "o1") if a.layer == "control"] == [
+        ("o2.mortals_control", 1, "bob", "alice", ()), ("o3.mortals_control", 4, "alice", "alice", ()),
+        ("e1", 7, "alice", "bob", ()), ("o1.mortals_control", 8, "bob", "bob", ("e1",))]
+    assert not any(a.effect == "e0" for o in res.applied for a in res.applied[o])
+    assert "dependency" in only_row(res, "o1", "o1.mortals_control").reasons
+    assert res.objects["o1"].controller == "bob"

@@ -70,6 +70,7 @@ def resolve(board: Board, rules: Any) -> Resolution:
                 if not world.holds(inst, oid):
                     continue
                 step += 1
+                world.note_applied(inst.uid)
                 characteristic, before, after, said = apply(world, inst, oid)
                 applied.setdefault(oid, []).append(
                     _application(rules, world, inst, oid, slot, step, labels, notes, pick.depends_on,

@@ -109,6 +109,7 @@ class World:
         # Control dependencies seen so far (outside a cycle): effect -> those it waited for (§5).
         self.waited_for: dict[tuple, set[tuple]] = {}
         self.picked: set[tuple] = set()  # the effects picked so far
+        self.applied: set[tuple] = set()  # those that applied to some object (`note_applied`)
         self.version = 0  # applications so far (what a cache of the state is valid for)
         self._rings: tuple[int, dict[tuple, frozenset]] = (-1, {})
 
@@ -410,9 +411,10 @@ class World:
                 labels.add("dependency")
         else:
             first = pool[0]
-        # What it waited for and that applied before it (a dependency that vanished before the
-        # effect it waited for applied delayed nothing: §5).
-        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()) if u in self.picked)
+        # What it waited for and that applied before it, to some object (a dependency that
+        # vanished before the effect it waited for applied, or one that found nothing to apply
+        # to, delayed nothing: §5).
+        waited = sorted(self.uid_name(u) for u in self.waited_for.get(first.uid, ()) if u in self.applied)
         self.picked.add(first.uid)
         if waited:
             depends_on = tuple(waited)
@@ -426,6 +428,10 @@ class World:
                 notes.append(f"it counts as older than {self.uid_name(b)}: {loser} is at rest and {winner} is not")
         ties = self.entry_notes(first, ordered, labels, notes)
         return Pick(first, labels, notes, depends_on, ties, cycle)
+
+    def note_applied(self, uid: tuple) -> None:
+        """The procedure applied the effect `uid` to an object."""
+        self.applied.add(uid)
 
     def uid_name(self, uid: tuple) -> str:
         return uid[1]
