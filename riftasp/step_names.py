@@ -116,7 +116,7 @@ def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set
             part, parameters = statement.name, [p.name for p in statement.parameters]
             continue
         listed.append((statement, part, parameters, list(_atoms(statement))))
-    renamed = _step_local(listed, numeric, kept) if STEP_LOCAL else {}
+    renamed = _step_local(listed, numeric, kept)
     sources: dict[str, tuple[bytes, list[int]]] = {}
     base: list[str] = []
     parts: dict[str, tuple[list[str], list[str]]] = {}
