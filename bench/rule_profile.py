@@ -165,8 +165,8 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
     # rule group is its own part here.
     import riftasp.step_names as step_names
 
-    named = step_names.STEP_LOCAL
-    step_names.STEP_LOCAL = False
+    named = step_names.MODE
+    step_names.MODE = "0"
     solver._ground, solver._load_encoding = ground, load
     try:
         start = time.process_time()
@@ -174,7 +174,7 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
         total = time.process_time() - start
     finally:
         solver._ground, solver._load_encoding = original_ground, original_load
-        step_names.STEP_LOCAL = named
+        step_names.MODE = named
     rows = [{"rules": label, "seconds": sum(ts), "calls": len(ts), "max_call": max(ts), "text": texts[label],
              "per_call": [[step, t] for step, t in zip(steps[label], ts)]}
             for label, ts in times.items()]

@@ -10,6 +10,7 @@ round with those excluded, carrying the paradoxes found so far (docs/semantics.m
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,10 @@ from .terms import quote
 
 if TYPE_CHECKING:
     from .step_names import Program
+
+
+# An object of the board (riftasp/facts.py writes one `object(Id).` per line).
+_OBJECT_FACT = re.compile(r"^object\(", re.MULTILINE)
 
 
 class EncodingError(RuntimeError):
@@ -145,16 +150,16 @@ def solve_round(
     try:
         encoding_files(ruleset)  # (a ruleset whose files are missing: one line, before its plan is read)
         plan = procedure(ruleset)
-        # A procedure of many steps names its step-local predicates per step (`step_names`,
-        # riftasp/step_names.py): the same answers, without each step paying for the atoms of
-        # all the steps before it.
+        # A procedure of many steps names its step-local predicates per step on a big board
+        # (`step_names`, `step_names_from`; riftasp/step_names.py): the same answers, without
+        # each step paying for the atoms of all the steps before it.
         # (Imported here: a procedure without step names never needs the renaming or the disk
         # cache, and `riftasp resolve` of one Riftbound board starts ~8 ms sooner without them.)
         named = False
         if plan.get("step_names", False):
             from . import step_names
 
-            named = step_names.STEP_LOCAL
+            named = step_names.wanted(plan, len(_OBJECT_FACT.findall(facts)))
         program = _Named(ctl, _program(ruleset), deadline, strict) if named else _Plain(ctl, ruleset, logger, deadline, strict)
         ctl.add("base", [], facts)
         deadline.check()

@@ -17,8 +17,14 @@ a step not known then (a variable: `picked_in(I,P), P < p`), shown, or read or w
 Python keeps its name.
 
 Nothing here knows a rule: the program is the encoding's, statement for statement; this module
-only names atoms, from where their arguments are known. (RIFTASP_STEP_NAMES=0 turns it off for a
-process, to measure what it buys or to rule it out.)
+only names atoms, from where their arguments are known.
+
+It pays only on a big board: the renamed program is COPIES times as large in its step parts, and
+gringo goes over every statement loaded at every ground call (a Sorcery call with nothing to
+ground: ~3 ms for the encoding as written, ~18 ms with its copies), so a short calculation of
+small steps loses more than it saves. A procedure says from how many objects its steps are named
+(`step_names_from`); RIFTASP_STEP_NAMES=0 never names them, =1 names them on every board of such
+a procedure (to measure what it buys, or to rule it out).
 """
 
 from __future__ import annotations
@@ -30,10 +36,19 @@ from typing import Any, Iterable
 
 from clingo import SymbolType, ast
 
-STEP_LOCAL = os.environ.get("RIFTASP_STEP_NAMES", "1") != "0"
+# "0": never; "1": every board of a procedure that names its steps; else ("auto", unset): boards
+# of at least the procedure's `step_names_from` objects.
+MODE = os.environ.get("RIFTASP_STEP_NAMES", "auto")
 # Copies of each part grounded with numbers: a step's indices then span ~1/COPIES of the steps
 # before it; each copy is added when a step first needs it (a short calculation adds few).
 COPIES = 4
+
+
+def wanted(plan: dict[str, Any], objects: int) -> bool:
+    """Whether a calculation of `objects` objects under the procedure `plan` names its steps."""
+    if not plan.get("step_names", False) or MODE == "0":
+        return False
+    return MODE == "1" or objects >= int(plan.get("step_names_from", 0))
 
 # Where a renamed atom's step argument is a part parameter plus a constant, its name holds a
 # placeholder until the part is grounded: __S<parameter index><p|m><constant>.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from clingo import ast
 
-from riftasp import solver, step_names
+from riftasp import resources, solver, step_names
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 
@@ -73,7 +73,7 @@ def test_a_predicate_read_at_any_step_shown_or_kept_keeps_its_name(tmp_path: Pat
 
 
 def _resolve(facts: str, ruleset: str, named: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    monkeypatch.setattr(step_names, "STEP_LOCAL", named)
+    monkeypatch.setattr(step_names, "MODE", "1" if named else "0")
     symbols, stats = solver.run(facts, ruleset)
     return sorted(map(str, symbols)) + [f"steps={stats.steps}"]
 
@@ -149,3 +149,30 @@ def test_no_predicate_python_writes_for_a_board_is_renamed() -> None:
     assert len(written) > 40
     assert written.isdisjoint(program.renamed)
     assert ("need", 2) in program.renamed and ("cursor", 2) in program.renamed
+
+
+def test_steps_are_named_from_the_size_the_procedure_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renamed program is four times as large for gringo to go over at every call: a
+    procedure names steps only from `step_names_from` objects on; RIFTASP_STEP_NAMES=0 / 1
+    never / always."""
+    plan = {"step_names": True, "step_names_from": 1000}
+    monkeypatch.setattr(step_names, "MODE", "auto")
+    assert not step_names.wanted(plan, 999)
+    assert step_names.wanted(plan, 1000)
+    assert not step_names.wanted({"step_names_from": 10}, 10)  # a procedure that does not ask
+    monkeypatch.setattr(step_names, "MODE", "1")
+    assert step_names.wanted(plan, 1)
+    monkeypatch.setattr(step_names, "MODE", "0")
+    assert not step_names.wanted(plan, 10**6)
+
+
+def test_a_small_realm_is_calculated_with_the_encoding_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(step_names, "MODE", "auto")
+
+    def renamed(*_args: object) -> None:
+        raise AssertionError("a small realm's steps were named")
+
+    monkeypatch.setattr(solver, "_Named", renamed)
+    assert resources.procedure("sorcery")["step_names_from"] > 30
+    symbols, _ = solver.run(_generated(30), "sorcery")
+    assert symbols
