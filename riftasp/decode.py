@@ -143,6 +143,13 @@ def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = (
     depends: dict[tuple, list[str]] = defaultdict(list)
     for inst, obj, on in by["dependency"]:
         depends[(inst, obj)].append(name(on))
+    # A row the dependency rule applied first (the layered pass): what waited for it, or the
+    # older effect it went ahead of and what that one waited for.
+    first: dict[tuple, tuple[set[str], set[tuple[str, str]]]] = defaultdict(lambda: (set(), set()))
+    for inst, obj, waiter in by["awaited_by"]:
+        first[(inst, obj)][0].add(name(waiter))
+    for inst, obj, older, awaited in by["went_ahead_of"]:
+        first[(inst, obj)][1].add((name(older), name(awaited)))
     # cycle_member(O, P, I, Q): in step P the application to O was in a cycle with I on Q.
     cycle_sets: dict[tuple, set[str]] = defaultdict(set)
     for obj, step, inst, _ in by["cycle_member"]:
@@ -171,7 +178,8 @@ def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = (
                 layer=layer,
                 sublayer=sublayer,
                 timestamp=stamp,
-                why=_why(layer, stamp, why_tags, deps, sorted(cycle_sets.get((obj, p), set()) - {name(inst)})),
+                why=_why(layer, stamp, why_tags, deps, sorted(cycle_sets.get((obj, p), set()) - {name(inst)}),
+                         first.get((inst, obj))),
                 reasons=tuple(why_tags),
                 depends_on=tuple(deps),
                 characteristic=characteristic,
@@ -332,10 +340,18 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
     }
 
 
-def _why(layer: str, stamp: int, tags: list[str], deps: list[str], partners: list[str]) -> str:
+def _why(layer: str, stamp: int, tags: list[str], deps: list[str], partners: list[str],
+         first: tuple[set[str], set[tuple[str, str]]] | None = None) -> str:
     parts = [f"{layer} layer, timestamp {stamp}"]
-    if "dependency" in tags:
+    if "dependency" in tags and deps:
         parts.append(f"after {', '.join(deps)}, which it depends on")
+    waiting, ahead = first or (set(), set())
+    if "dependency" in tags and waiting:
+        verb = "depends" if len(waiting) == 1 else "depend"
+        parts.append(f"before {', '.join(sorted(waiting))}, which {verb} on it: the independent effect applies first")
+    for older, awaited in sorted(ahead):
+        if older not in waiting:  # (one that waits for this effect is named above)
+            parts.append(f"ahead of the older {older}, which waits for {awaited}")
     if "immediately_after" in tags:
         parts.append("immediately after the effect it depends on")
     if "cycle" in tags:

@@ -202,3 +202,38 @@ def test_crosscheck_and_fuzz_check_sorcery_answers_against_sorcery_s_invariants(
     answer["objects"]["rival"]["silenced"] = False
     (found,) = check_where_known(board, answer)
     assert (found.object, found.invariant, found.check) == ("rival", "final-consistency", "flags")
+
+
+def _why(board: str, effect: str, obj: str) -> str:
+    from riftasp.resolve import resolve
+
+    rows = resolve(load_board(EXAMPLES / f"{board}.json")).applied[obj]
+    return next(a.why for a in rows if a.effect == effect)
+
+
+def test_the_independent_control_effect_s_why_names_what_waited_for_it() -> None:
+    """[S] "apply the independent effect first (e.g. Mesmerism), then apply any dependent
+    effects (e.g. King of the Realm), ignoring normal timestamp order": the Mesmerism's row says
+    which effect waited for it (it once read "after , which it depends on")."""
+    assert _why("king-then-mesmerism", "mesmerize", "king") == (
+        "control layer, timestamp 2; before king.mortals_control, which depends on it: "
+        "the independent effect applies first")
+    assert _why("king-then-mesmerism", "king.mortals_control", "king") == (
+        "control layer, timestamp 1; after mesmerize, which it depends on")
+
+
+def test_an_effect_picked_ahead_of_an_older_one_says_what_that_one_waited_for() -> None:
+    """The older King waits for the Mesmerism and is in a cycle with the newer King, which goes
+    first (docs/semantics-sorcery.md §5, "What an effect depended on")."""
+    assert _why("two-kings-and-mesmerism", "king_b.mortals_control", "king_b") == (
+        "control layer, timestamp 2; ahead of the older king_a.mortals_control, which waits for "
+        "mesmerize; mutual dependency with king_a.mortals_control: timestamp order")
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda p: p.stem)
+def test_no_why_names_an_empty_list(board) -> None:
+    from riftasp.resolve import resolve
+
+    for rows in resolve(load_board(board)).applied.values():
+        for row in rows:
+            assert "after ," not in row.why and "before ," not in row.why, row.why
