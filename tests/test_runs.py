@@ -114,6 +114,73 @@ def test_runs_on_objects_that_read_each_other():
     assert asp["applied"]["a"][0]["step"] == asp["applied"]["b"][-1]["step"] + 2
 
 
+# ---- number chains (docs/semantics.md §6, "Runs": chains) --------------------------------
+# Applications whose number others read still go in one step while none of those readers would
+# answer otherwise at any value the chain passes through: the steps, reasons and before/after
+# values stay those of one application per step (the reference engine's).
+
+def capped(amount: int, most: int) -> dict:
+    return {"op": "plus_max", "amount": amount, "max": most}
+
+
+def test_a_stack_whose_conditions_hold_all_the_way_goes_in_few_steps():
+    # Each +1 reads the Might every other one writes (the conditions wait for one another:
+    # unblocked); at 1 Might and more, "at least 1 Might" holds at every value the stack reaches.
+    b = board([unit("u", 1)], [effect(f"e{i}", plus(), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
+                               for i in range(30)])
+    steps = assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    assert asp["objects"]["u"]["might"] == 31
+    assert [r["step"] for r in asp["applied"]["u"]] == list(range(1, 31))
+    # Waiting on one another, all but the last (its condition settled: no other writer left).
+    assert ["unblocked" in r["reasons"] for r in asp["applied"]["u"]] == [True] * 29 + [False]
+    # 28 in one step (the two last alone: a condition read by the others is settled only when
+    # one writer is left), then the unit is found finished and checked.
+    assert steps <= 6
+
+
+def test_a_capped_stack_goes_in_one_step_up_to_where_the_cap_changes_an_amount():
+    # "+1, to at most 10" from 1: each amount reads the value; up to 9 none changes. At the cap
+    # the amounts become 0 and the increases depend on one another (a cycle): one by one there.
+    b = board([unit("u", 1)], [effect(f"e{i}", capped(1, 10), "u", i + 1) for i in range(20)])
+    steps = assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    assert asp["objects"]["u"]["might"] == 10
+    assert steps < 20
+
+
+def test_a_condition_that_turns_true_on_the_way_stops_the_chain_before_it():
+    # The keyword gain (abilities, an earlier stage) waits for 5 Might: eligible from 5 on, its
+    # condition is settled once no increase is pending (docs/semantics.md §5, step 3), and it
+    # comes back as a recheck after the last. Its eligibility changes at 5: the chain stops
+    # before that value and goes on from there.
+    effects = [effect(f"e{i}", plus(), "u", i + 1) for i in range(10)]
+    effects.append(effect("gain", {"op": "gain_keywords", "keywords": ["Ganking"]}, "u", 0,
+                          conditions=[{"might_at_least": 5, "of": "u"}]))
+    b = board([unit("u", 1)], effects)
+    assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    assert asp["objects"]["u"]["keywords"] == {"Ganking": 1}
+    gain = next(r for r in asp["applied"]["u"] if r["effect"] == "gain")
+    assert "recheck" in gain["reasons"] and gain["step"] == 11
+
+
+def test_a_chain_of_two_amounts_or_with_another_writer_is_not_made():
+    # +1s and +2s mixed; a set_might in the stack's stage order: one by one as before.
+    effects = [effect(f"e{i}", plus(1 + i % 2), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
+               for i in range(8)]
+    assert_as_one_by_one(board([unit("u", 1)], effects))
+    effects = [effect(f"e{i}", capped(1, 50), "u", i + 1) for i in range(8)]
+    effects.append(effect("set", {"op": "set_might", "value": 3}, "u", 4))
+    assert_as_one_by_one(board([unit("u", 1)], effects))
+
+
+def test_a_chain_of_plain_and_capped_increases_of_one_amount():
+    effects = [effect(f"e{i}", plus() if i % 2 else capped(1, 7), "u", i + 1) for i in range(12)]
+    steps = assert_as_one_by_one(board([unit("u", 1)], effects))
+    assert steps < 12
+
+
 @pytest.mark.thorough
 @pytest.mark.parametrize("seed", [11, 12])
 def test_generated_boards_give_the_one_by_one_trace(seed):
