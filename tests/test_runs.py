@@ -165,6 +165,21 @@ def test_a_condition_that_turns_true_on_the_way_stops_the_chain_before_it():
     assert "recheck" in gain["reasons"] and gain["step"] == 11
 
 
+def test_what_a_chain_member_depended_on_includes_the_one_before_it_in_the_run():
+    # At 0 Might, "at least 1" (e9) depends on every +1 (found by the drawn stacks below); from
+    # 1 on nothing changes and e4 and e9 go in one run. e9's depends_on names e4, applied one
+    # step before it as users count steps, though in the same run.
+    cond = lambda t: {"conditions": [{"might_at_least": t, "of": "u"}]}  # noqa: E731
+    effects = [effect("e0", plus(), "u", 0), effect("e1", plus(), "u", 1, **cond(0))]
+    effects += [effect(f"e{i}", plus(), "u", 0, **(cond(0) if i == 4 else {})) for i in range(2, 9)]
+    effects.append(effect("e9", plus(), "u", 0, **cond(1)))
+    b = board([unit("u", 0)], effects)
+    assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    e9 = next(r for r in asp["applied"]["u"] if r["effect"] == "e9")
+    assert e9["depends_on"] == ["e0", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]
+
+
 def test_a_chain_of_two_amounts_or_with_another_writer_is_not_made():
     # +1s and +2s mixed; a set_might in the stack's stage order: one by one as before.
     effects = [effect(f"e{i}", plus(1 + i % 2), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
@@ -191,3 +206,35 @@ def test_generated_boards_give_the_one_by_one_trace(seed):
             assert_as_one_by_one(b)
         except AssertionError as err:
             raise AssertionError(f"{b.source}: {err}") from None
+
+
+# Stacks on one number, drawn: the class number chains act on (writers of one amount, caps,
+# conditions on the number that hold, turn or never hold, readers of other stages, other writers).
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def stacks(draw: st.DrawFn) -> Any:
+    might = draw(st.integers(0, 3))
+    effects = []
+    for i in range(draw(st.integers(2, 12))):
+        op = draw(st.sampled_from([plus(1), plus(1), capped(1, draw(st.integers(1, 9))), plus(2)]))
+        more = {}
+        if draw(st.booleans()):
+            more["conditions"] = [{"might_at_least": draw(st.integers(0, 8)), "of": "u"}]
+        effects.append(effect(f"e{i}", op, "u", draw(st.integers(0, 6)), **more))
+    for j in range(draw(st.integers(0, 2))):
+        op = draw(st.sampled_from([{"op": "gain_keywords", "keywords": ["Ganking"]},
+                                   {"op": "set_might", "value": draw(st.integers(0, 6))},
+                                   {"op": "minus", "amount": 1}]))
+        effects.append(effect(f"r{j}", op, draw(st.sampled_from(["u", "v"])), draw(st.integers(0, 6)),
+                              conditions=[{"might_at_least": draw(st.integers(0, 9)), "of": "u"}]))
+    return board([unit("u", might), unit("v", 1)], effects)
+
+
+@settings(max_examples=budget(25, 400), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(stacks())
+def test_drawn_stacks_on_one_number_give_the_one_by_one_trace(b):
+    assert_as_one_by_one(b)
