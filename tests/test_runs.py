@@ -180,6 +180,19 @@ def test_what_a_chain_member_depended_on_includes_the_one_before_it_in_the_run()
     assert e9["depends_on"] == ["e0", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]
 
 
+def test_a_chain_too_short_to_be_asked_is_not_taken_as_steady():
+    # Drawn: three writers left with conditions on the number (too few for a chain to go past
+    # one: its values are not asked); the capped one would reach its cap after the other two.
+    cond = {"conditions": [{"might_at_least": 0, "of": "u"}]}
+    effects = [effect("e0", plus(), "u", 0), effect("e1", plus(), "u", 0, **cond), effect("e2", plus(), "u", 0),
+               effect("e3", plus(), "u", 1, **cond), effect("e4", capped(1, 5), "u", 0, **cond),
+               effect("e5", plus(), "u", 0)]
+    b = board([unit("u", 0), unit("v", 1)], effects)
+    assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    assert asp["objects"]["u"]["might"] == 5
+
+
 def test_a_chain_of_two_amounts_or_with_another_writer_is_not_made():
     # +1s and +2s mixed; a set_might in the stack's stage order: one by one as before.
     effects = [effect(f"e{i}", plus(1 + i % 2), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
