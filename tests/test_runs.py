@@ -134,9 +134,9 @@ def test_a_stack_whose_conditions_hold_all_the_way_goes_in_few_steps():
     assert [r["step"] for r in asp["applied"]["u"]] == list(range(1, 31))
     # Waiting on one another, all but the last (its condition settled: no other writer left).
     assert ["unblocked" in r["reasons"] for r in asp["applied"]["u"]] == [True] * 29 + [False]
-    # 28 in one step (the two last alone: a condition read by the others is settled only when
-    # one writer is left), then the unit is found finished and checked.
-    assert steps <= 6
+    # 29 in one step, the last alone (its condition settled: no other writer left), then the
+    # unit is found finished and checked.
+    assert steps == 4
 
 
 def test_a_capped_stack_goes_in_one_step_up_to_where_the_cap_changes_an_amount():
