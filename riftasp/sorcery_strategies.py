@@ -23,9 +23,14 @@ from the theme's pool, with a little noise from the whole library:
              of both players
   waiting    conditions that wait: Bound Spirit next to a Spellcaster (Eerie Coral,
              `gain_keywords`), Pied Piper's power condition, Plate of the Whale, power effects
+  waves      up to 7 board effects that clash on one object (affinity, sub-types, keywords,
+             power) beside effects elsewhere, some on several objects, some with a condition
+             that reads the power they change: where a run ends, and what may go past it
+             (docs/semantics-sorcery.md §9, "A wave")
 
 Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, ≤ 3
-artifacts, ≤ 4 board effects) so that effects keep meeting each other. Built for shrinking: an
+artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
+a power condition on its target) so that effects keep meeting each other. Built for shrinking: an
 object is a self-contained gene, artifacts and effects refer to objects by position with a
 fallback, so deleting one keeps the rest meaningful, and every simplification (towards 0) means
 "less": no theme (generic), one square, no rest, no entry order, no effect.
@@ -80,6 +85,10 @@ THEMES: dict[str, dict[str, Any]] = {
                           "Skeleton", "House Arn Bannerman", "King of the Realm"),
                 "rest": 1, "artifacts": ("Eerie Coral", "Eerie Coral", "Plate of the Whale", "Sword and Shield"),
                 "ops": ("gain_keywords", "plus", "minus", "set_power", "double", "gain_control")},
+    "waves": {"cards": ("Foot Soldier", "Skeleton", "Bosk Troll", "Foot Soldier", "Sisters of Silence",
+                        "House Arn Bannerman"),
+              "rest": 1, "artifacts": ("Sword and Shield", "Eerie Coral"), "effects": 7,
+              "ops": ("gain_affinity", "add_subtype", "gain_keywords", "plus", "plus", "set_power", "silence")},
 }
 # Every board effect's operation, as a board writes it (the op's parameters drawn below).
 OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
@@ -204,7 +213,7 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
     effects: list[dict[str, Any]] = []
     if not allowed or not in_realm:
         return effects
-    for n in range(draw(st.integers(0, min(MAX_EFFECTS, profile.max_effects)))):
+    for n in range(draw(st.integers(0, min(theme.get("effects", MAX_EFFECTS), profile.max_effects)))):
         name = draw(st.sampled_from(favoured)) if draw(st.integers(0, 9)) < 7 else draw(st.sampled_from(allowed))
         effect: dict[str, Any] = {"id": f"e{n}", "op": _op(draw, name)}
         if name == "copy":  # of an object in the realm or a banished minion
@@ -228,9 +237,18 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
                     flt["relation"] = draw(st.sampled_from(("friendly", "enemy")))
                 effect["target"] = {"filter": flt}
         if "target" not in effect:
-            effect["target"] = {"ids": [target["id"]]}
+            ids = [target["id"]]
+            if draw(st.integers(0, 3)) == 0:  # a second object: applied to each in listing order
+                other = in_realm[draw(st.integers(0, len(in_realm) - 1))]["id"]
+                ids += [other] if other not in ids else []
+            effect["target"] = {"ids": ids}
             if name in SPELL_OF and draw(st.booleans()):
                 effect["source"] = f"{SPELL_OF[name].replace(' ', '_').lower()}_{n}"
+        if name != "copy" and profile.allows("conditions") and draw(st.integers(0, 4)) == 0:
+            # A condition on the target's power (it waits until after layer 6); one that changes
+            # power reads what it changes, and applies to one target a step.
+            kind = draw(st.sampled_from(("power_at_most", "power_below")))
+            effect["conditions"] = [{kind: draw(st.integers(0, 3)), "of": "target"}]
         effect["timestamp"] = draw(st.integers(0, 4))
         effect["controller"] = draw(st.sampled_from(PLAYERS))
         effects.append(effect)

@@ -106,7 +106,7 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     drawn: list[dict] = []
 
     @seed(1)
-    @boards_settings(800)
+    @boards_settings(2000)
     @given(data=sorcery_boards())
     def collect(data):
         drawn.append(data)
@@ -124,6 +124,10 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     assert any("filter" in e["target"] for d in drawn for e in d["effects"])
     # A copy of a copier: an ability a copy brings that copies in turn.
     assert any(e["op"]["op"] == "copy" and e["op"]["of"] == "mimic" for d in drawn for e in d["effects"])
+    # Board effects on two objects, with a power condition, and many of them (the waves theme).
+    assert any(len(e["target"].get("ids", ())) == 2 for d in drawn for e in d["effects"])
+    assert any(e.get("conditions") for d in drawn for e in d["effects"])
+    assert any(len(d["effects"]) > 4 for d in drawn)
 
 
 # Found by CI's thorough run on the lean state: two Floods giving one Floodplain water in one step

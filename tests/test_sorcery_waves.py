@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from budget import budget
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 from riftasp.reference import resolve as reference
@@ -111,3 +115,54 @@ def test_an_effect_that_reads_what_a_held_back_effect_writes_waits_for_it():
     assert [(step, effect, o) for step, effect, o, *_ in rows(asp)] == [
         (1, "mortal", "a"), (2, "beast", "a"), (3, "spirit", "a"), (4, "spirit", "b")]
     assert asp["objects"]["a"]["subtypes"] == ["Beast", "Mortal", "Spirit"]
+
+
+def test_nothing_goes_past_an_effect_applied_a_target_a_step():
+    # grow (+1 to t1 and t2 while the target has at most 1 power) reads what it writes: it
+    # applies to t1, then to t2 in the next step, checking t2 again. boost (+3 to t2 while its
+    # holder has at most 5) comes after it in pick order and changes t2's power: picked one at a
+    # time it goes after grow is done with t2 (t2: 1 -> 2 -> 5), not before (1 -> 4, grow failing).
+    h = minion("h", 2, 2, rules_text=[
+        {"id": "grow", "op": {"op": "plus", "amount": 1}, "target": {"ids": ["t1", "t2"]},
+         "conditions": [{"power_at_most": 1, "of": "target"}]}])
+    k = minion("k", 3, 3, since=1, rules_text=[
+        {"id": "boost", "op": {"op": "plus", "amount": 3}, "target": {"ids": ["t2"]},
+         "conditions": [{"power_at_most": 5, "of": "self"}]}])
+    b = realm([h, k, minion("t1", 1, 1), minion("t2", 4, 5)], [])
+    asp, _ = both(b)
+    assert [(effect, o, before, after) for _, effect, o, before, after in rows(asp)] == [
+        ("grow", "t1", 1, 2), ("grow", "t2", 1, 2), ("boost", "t2", 2, 5)]
+
+
+# Power changes most (what conditions read), then changes of sets that clash on one object.
+OPS = ({"op": "plus", "amount": 1}, {"op": "plus", "amount": 3}, {"op": "plus", "amount": 1},
+       {"op": "plus", "amount": 2}, {"op": "set_power", "value": 0},
+       gain("water"), gain("fire"), {"op": "add_subtype", "subtype": "Beast"},
+       {"op": "gain_keywords", "keywords": ["Airborne"]}, {"op": "silence"})
+
+
+@st.composite
+def spell_stacks(draw: Any) -> Any:
+    """Three minions far apart or side by side, and up to eight effects from one of them on one
+    or two of them by id, half with a condition on power, the target's or their own minion's
+    (it waits until after layer 6; one that changes power reads what it changes)."""
+    spread = draw(st.booleans())
+    squares = [(1, 1), (4, 5), (1, 5)] if spread else [(1, 1), (1, 2), (2, 1)]
+    objects = [minion(f"m{i}", r, c, power=draw(st.integers(0, 2))) for i, (r, c) in enumerate(squares)]
+    ids = [o["id"] for o in objects]
+    effects = []
+    for n in range(draw(st.integers(1, 8))):
+        targets = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2, unique=True))
+        effect = spell(f"e{n}", draw(st.sampled_from(OPS)), draw(st.integers(1, 8)), ids=targets)
+        effect["source"] = draw(st.sampled_from(ids))
+        if draw(st.booleans()):
+            kind = draw(st.sampled_from(("power_at_most", "power_below")))
+            effect["conditions"] = [{kind: draw(st.integers(0, 4)), "of": draw(st.sampled_from(("target", "self")))}]
+        effects.append(effect)
+    return realm(objects, effects)
+
+
+@settings(max_examples=budget(25, 400), deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(spell_stacks())
+def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
+    both(board)
