@@ -183,7 +183,7 @@ def spell_stacks(draw: Any) -> Any:
     return realm(objects, effects)
 
 
-@settings(max_examples=budget(25, 1500), deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=budget(12, 1500), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(spell_stacks())
 def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
     both(board)
