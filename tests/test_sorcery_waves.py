@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -183,6 +184,7 @@ def spell_stacks(draw: Any) -> Any:
     return realm(objects, effects)
 
 
+@pytest.mark.thorough
 @settings(max_examples=budget(12, 1500), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(spell_stacks())
 def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
