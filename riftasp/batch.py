@@ -28,7 +28,13 @@ from .rulesets import object_fields
 from .solver import SolveStats, next_round_facts, ruleset_facts, solve_round
 from .terms import quote
 
-BATCH_SIZE = 100  # boards per program: past ~100 small boards the gain per board levels off
+# Boards per program, and objects: a batch pays clingo's fixed costs (loading the encoding, a
+# ground call of every part at every step) once, so the more boards the less each pays; past
+# ~1,000 small boards (bench/engines.py, the fuzz corpus of 1-6 objects a board: 100 a batch
+# ~170 boards/s, 500 ~260, 1,000 ~300-370) the gain levels off, while a program's memory grows
+# with its objects.
+BATCH_SIZE = 1000
+BATCH_OBJECTS = 5000
 
 
 def resolve_many(
@@ -101,9 +107,20 @@ def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
         # A procedure whose steps are global to the program (`batch = false` in its
         # procedure.toml: layered picks one effect per step among all objects) resolves each
         # board alone.
-        step = size if procedure(ruleset).get("batch", True) else 1
-        for start in range(0, len(members), step):
-            yield members[start:start + step]
+        if not procedure(ruleset).get("batch", True):
+            yield from ([i] for i in members)
+            continue
+        batch: list[int] = []
+        objects = 0
+        for i in members:
+            n = len(boards[i].objects)
+            if batch and (len(batch) >= size or objects + n > BATCH_OBJECTS):
+                yield batch
+                batch, objects = [], 0
+            batch.append(i)
+            objects += n
+        if batch:
+            yield batch
 
 
 def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list[Resolution]:
