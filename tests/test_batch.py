@@ -113,3 +113,19 @@ def test_a_ruleset_s_own_object_references_are_prefixed_too():
     (together,) = resolve_many([board])
     alone = json.loads((sorcery / "pallid-bust.expected.json").read_text(encoding="utf-8"))
     assert together.to_json() == alone
+
+
+def test_a_batch_is_cut_by_boards_and_by_objects(monkeypatch):
+    # Boards of 2, 1, 2 and 1 objects: with at most 3 boards and 4 objects a program, the third
+    # board would make the first batch 5 objects, so it starts the second; every board once, in
+    # order.
+    import riftasp.batch as batch
+
+    monkeypatch.setattr(batch, "BATCH_OBJECTS", 4)
+    sizes = [2, 1, 2, 1]
+    boards = [board_from_dict(aura_board(*(unit(f"u{k}", 1) for k in range(n)))) for n in sizes]
+    assert list(batch._batches(boards, 3)) == [[0, 1], [2, 3]]
+    assert list(batch._batches(boards, 1)) == [[0], [1], [2], [3]]
+    big = board_from_dict(aura_board(*(unit(f"u{k}", 1) for k in range(6))))
+    # A board bigger than the limit goes alone.
+    assert list(batch._batches([boards[0], big, boards[1]], 3)) == [[0], [1], [2]]
