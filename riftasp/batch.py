@@ -140,7 +140,7 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
         symbols = solve_round(program, ruleset, SolveStats(), deadline)
         # Plain data once per round: splitting and decoding read every atom's arguments, and
         # each clingo accessor crosses into C.
-        memo: dict[clingo.Symbol, Term] = {}
+        memo: dict = {}  # (keyed by decode._key)
         shown = split.by_board(symbols, atoms(symbols, memo), active)
         going_on = []
         for k in active:
