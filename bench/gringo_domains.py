@@ -1,5 +1,5 @@
-"""What a ground call costs as steps accumulate (the measurement behind docs/architecture.md,
-"Where a step's time goes"): gringo builds the index a rule body needs over the whole domain of
+"""What a ground call costs as steps accumulate (the measurement behind the README, "How the
+encoding runs"): gringo builds the index a rule body needs over the whole domain of
 the predicate it looks up, every steps' atoms included, each time a program part is grounded
 again. So a step whose rules read step-numbered predicates costs time proportional to all the
 atoms those predicates hold so far, not to the atoms the step adds.

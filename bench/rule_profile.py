@@ -1,5 +1,5 @@
 """Where a calculation's grounding time goes, rule by rule (the profile behind the speed work of
-docs/architecture.md, "Where a step's time goes").
+the README, "How the encoding runs").
 
 gringo times a ground call as a whole. This splits every program part the procedure grounds each
 step into one part per group of rules that define each other (a strongly connected component
