@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import clingo
 
-from .decode import Atom, Term, Withdrawn, atoms, decode_atoms, withdrawn_terms
+from .decode import Atom, Memo, Term, Withdrawn, atoms, decode_atoms, withdrawn_terms
 from .facts import board_facts
 from .kinds import OBJECT_ID
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
@@ -140,7 +140,7 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
         symbols = solve_round(program, ruleset, SolveStats(), deadline)
         # Plain data once per round: splitting and decoding read every atom's arguments, and
         # each clingo accessor crosses into C.
-        memo: dict = {}  # (keyed by decode._key)
+        memo: Memo = {}
         shown = split.by_board(symbols, atoms(symbols, memo), active)
         going_on = []
         for k in active:

@@ -31,6 +31,7 @@ _STRING, _NUMBER, _FUNCTION = clingo.SymbolType.String, clingo.SymbolType.Number
 # are unique in clingo, so equal symbols have equal numbers), hashed as a Python int; else the
 # Symbol, whose hash and equality each cross into C (~30% of converting a model's atoms).
 _key = (lambda sym: sym._rep) if isinstance(getattr(clingo.Number(0), "_rep", None), int) else (lambda sym: sym)
+Memo = dict[object, Term]  # converted terms by `_key` of their symbol
 _BEFORE, _AFTER = ("before",), ("after",)  # trace_*(O, P, When, ...)
 
 
@@ -44,14 +45,14 @@ class Withdrawn(NamedTuple):
     because: tuple[tuple[Term, Term], ...]
 
 
-def atoms(symbols: Iterable[clingo.Symbol], memo: dict | None = None) -> list[Atom]:
+def atoms(symbols: Iterable[clingo.Symbol], memo: Memo | None = None) -> list[Atom]:
     """The shown atoms as (name, argument terms...), in their order. An atom is keyed by its
     name, as decode always read it (the sign of a shown atom is not part of the key)."""
     memo = {} if memo is None else memo
     return [(sym.name, *[term(arg, memo) for arg in sym.arguments]) for sym in symbols]
 
 
-def term(sym: clingo.Symbol, memo: dict) -> Term:
+def term(sym: clingo.Symbol, memo: Memo) -> Term:
     """`sym` as plain data; `memo` keeps each symbol converted (the same instance and object
     terms recur in many atoms)."""
     key = _key(sym)
@@ -61,7 +62,7 @@ def term(sym: clingo.Symbol, memo: dict) -> Term:
     return found
 
 
-def _converted(sym: clingo.Symbol, memo: dict) -> Term:
+def _converted(sym: clingo.Symbol, memo: Memo) -> Term:
     kind = sym.type
     if kind is _STRING:
         return sym.string
@@ -86,7 +87,7 @@ def show(t: Term) -> str:
     return f"({inner},)" if not name and len(t) == 2 else f"{name}({inner})"
 
 
-def withdrawn_terms(w: RoundWithdrawal, memo: dict) -> Withdrawn:
+def withdrawn_terms(w: RoundWithdrawal, memo: Memo) -> Withdrawn:
     return Withdrawn(w.round, term(w.instance, memo), term(w.object, memo), w.failed,
                      tuple((term(i, memo), term(o, memo)) for i, o in w.because))
 
@@ -118,7 +119,7 @@ def _s(t: Term) -> int | str:
 def decode(
     symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[RoundWithdrawal] = ()
 ) -> Resolution:
-    memo: dict = {}  # (keyed by decode._key)
+    memo: Memo = {}
     return decode_atoms(atoms(symbols, memo), ruleset, [withdrawn_terms(w, memo) for w in withdrawn])
 
 
