@@ -231,12 +231,14 @@ def _program(ruleset: str) -> Program:
     if known is None or known[0] != files:
         kept = PYTHON_FACTS | {_signature(s) for s in manifest(ruleset).get("input", [])}
         numeric = step_names.numeric_parameters(procedure(ruleset))
+        # (`step_names = "recursive"`: only what a call defines recursively.)
+        recursive_in = step_names.calls(procedure(ruleset)) if procedure(ruleset).get("step_names") == "recursive" else None
 
         def make() -> Program:
-            return step_names.build(encoding_statements(ruleset), numeric, kept)
+            return step_names.build(encoding_statements(ruleset), numeric, kept, recursive_in)
 
         entry = disk_cache.key(
-            clingo.__version__, Path(step_names.__file__).read_bytes(), str(step_names.COPIES),
+            clingo.__version__, Path(step_names.__file__).read_bytes(), str(step_names.COPIES), repr(recursive_in),
             repr(sorted(kept)), repr(sorted((k, sorted(v)) for k, v in numeric.items())),
             *(part for p in paths for part in (str(p), p.read_bytes())),
         )
@@ -276,15 +278,20 @@ class _Named:
         self.ctl, self.program, self.deadline, self.strict = ctl, program, deadline, strict
         self.added: set[tuple[str, tuple[int, ...]]] = set()
         ctl.add("base", [], program.base)
+        # (A part's statements with no renamed atom: once, under its own name.)
+        for name, (parameters, text) in program.plain.items():
+            ctl.add(name, parameters, text)
 
     def ground(self, parts: list, values: dict[str, int], strict: bool | None = None) -> None:
         """As `_ground`: one ground call of the procedure's plan."""
         self.deadline.check()
         grounded = []
         for name, args in parts:
-            if name not in self.program.parts:
-                continue  # no file has this part: nothing to ground
             actual = [values.get(a, a) if isinstance(a, str) else a for a in args]
+            if name in self.program.plain:
+                grounded.append((name, [_term(a) for a in actual]))
+            if name not in self.program.parts:
+                continue  # no renamed atom in this part (or no file has it): nothing to copy
             key = self.program.copy_key(name, actual)
             copy = "__".join([name, *map(str, key)])
             if (name, key) not in self.added:

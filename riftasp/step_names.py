@@ -19,19 +19,25 @@ Python keeps its name.
 Nothing here knows a rule: the program is the encoding's, statement for statement; this module
 only names atoms, from where their arguments are known.
 
-It pays only on a big board: the renamed program is COPIES times as large in its step parts, and
-gringo goes over every statement loaded at every ground call (a Sorcery call with nothing to
-ground: ~3 ms for the encoding as written, ~18 ms with its copies), so a short calculation of
-small steps loses more than it saves. A procedure says from how many objects its steps are named
-(`step_names_from`); RIFTASP_STEP_NAMES=0 never names them, =1 names them on every board of such
-a procedure (to measure what it buys, or to rule it out).
+It pays only on a big board: the renamed program is COPIES times as large in the statements it
+renames, and gringo goes over every statement loaded at every ground call (a Sorcery call with
+nothing to ground: ~3 ms for the encoding as written, ~18 ms with copies of every step
+statement), so a short calculation of small steps loses more than it saves. A statement with no
+renamed atom is kept once, as written. A procedure says from how many objects its steps are
+named (`step_names_from`), and which predicates: every one it can (`step_names = true`), or only
+those a ground call defines recursively (`"recursive"`): gringo grounds a recursive group of
+rules at a cost that grows with every atom its predicates hold, even in a step that derives none
+of them (at 10,000 Sorcery objects, the removals' positions: ~60 ms a step as written, ~15 ms
+renamed), while a rule that only reads a predicate pays ~15 ns an atom for its index.
+RIFTASP_STEP_NAMES=0 never names them, =1 names them on every board of such a procedure (to
+measure what it buys, or to rule it out).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from clingo import SymbolType, ast
@@ -75,6 +81,9 @@ class Program:
     parts: dict[str, tuple[list[str], str]]  # part -> (parameters, template)
     renamed: dict[Signature, int]  # predicate -> the argument its names come from
     numeric: dict[str, list[int]]  # part -> the indices of its numeric parameters, in order
+    # part -> (parameters, text): its statements with no renamed atom, the same in every copy,
+    # added once under the part's own name and grounded with it
+    plain: dict[str, tuple[list[str], str]] = field(default_factory=dict)
 
     def copy_key(self, part: str, values: list[int | str]) -> tuple[int, ...]:
         """Which copy of the part grounds with these parameter values: their numbers modulo
@@ -99,30 +108,35 @@ class Program:
         return name if position is None else name + _suffix(arguments[position])
 
     def to_json(self) -> dict[str, Any]:
-        return {"base": self.base, "parts": self.parts, "numeric": self.numeric,
+        return {"base": self.base, "parts": self.parts, "numeric": self.numeric, "plain": self.plain,
                 "renamed": [[name, arity, position] for (name, arity), position in sorted(self.renamed.items())]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Program:
         """Read back `to_json`'s value; TypeError for anything else."""
-        texts = [data["base"], *(v[1] for v in data["parts"].values())]
-        names = [p for v in data["parts"].values() for p in v[0]] + [r[0] for r in data["renamed"]]
+        both = [*data["parts"].values(), *data["plain"].values()]
+        texts = [data["base"], *(v[1] for v in both)]
+        names = [p for v in both for p in v[0]] + [r[0] for r in data["renamed"]]
         numbers = [n for r in data["renamed"] for n in r[1:]] + [i for v in data["numeric"].values() for i in v]
         if not all(isinstance(t, str) for t in texts + names) or not all(type(n) is int for n in numbers):
             raise TypeError("not a program")
         return cls(data["base"], {k: (list(v[0]), v[1]) for k, v in data["parts"].items()},
-                   {(name, arity): position for name, arity, position in data["renamed"]}, data["numeric"])
+                   {(name, arity): position for name, arity, position in data["renamed"]}, data["numeric"],
+                   {k: (list(v[0]), v[1]) for k, v in data["plain"].items()})
 
 
 def _suffix(value: int) -> str:
     return f"__{value % COPIES}"
 
 
-def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set[Signature]) -> Program:
+def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set[Signature],
+          recursive_in: list[set[str]] | None = None) -> Program:
     """The program of `statements` (as clingo.ast parses the encoding's files, each file's
     statements in order) with its step-local predicates renamed. `numeric`: per part name, the
     indices of the parameters the procedure grounds with numbers; `kept`: predicates that keep
-    their names (Python reads or writes them)."""
+    their names (Python reads or writes them); `recursive_in`: if given (the parts of each ground
+    call), rename only the predicates the rules of one call define recursively (`_recursive`). A statement with no renamed
+    atom is the same in every copy: it is kept once, as written (`Program.plain`)."""
     # Each statement with its part and the atoms in it (their function terms).
     listed: list[tuple[ast.AST, str, list[str], list[ast.AST]]] = []
     part, parameters = "base", []
@@ -132,9 +146,13 @@ def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set
             continue
         listed.append((statement, part, parameters, list(_atoms(statement))))
     renamed = _step_local(listed, numeric, kept)
+    if recursive_in is not None:
+        recursive = set().union(*(_recursive(listed, numeric, call) for call in recursive_in))
+        renamed = {sig: position for sig, position in renamed.items() if sig in recursive}
     sources: dict[str, tuple[bytes, list[int]]] = {}
     base: list[str] = []
     parts: dict[str, tuple[list[str], list[str]]] = {}
+    plain: dict[str, tuple[list[str], list[str]]] = {}
     for statement, part, parameters, atoms in listed:
         # A renamed predicate's #defined: its rules define it; one per name would be needed.
         if statement.ast_type == ast.ASTType.Defined and (statement.name, statement.arity) in renamed:
@@ -149,10 +167,70 @@ def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set
         text = _source_text(statement, edits, sources) if edits else str(statement)
         if part == "base" and not parameters:
             base.append(text)
-        else:
+        elif edits:
             parts.setdefault(part, (parameters, []))[1].append(text)
+        else:
+            plain.setdefault(part, (parameters, []))[1].append(text)
     texts = {k: (v[0], "\n".join(v[1]) + "\n") for k, v in parts.items()}
-    return Program("\n".join(base) + "\n", texts, renamed, {k: sorted(v) for k, v in numeric.items()})
+    as_written = {k: (v[0], "\n".join(v[1]) + "\n") for k, v in plain.items()}
+    return Program("\n".join(base) + "\n", texts, renamed, {k: sorted(v) for k, v in numeric.items()}, as_written)
+
+
+def _recursive(listed: list, numeric: dict[str, set[int]], call: set[str]) -> set[Signature]:
+    """The predicates that rules of the parts of one ground call (`call`) define through
+    themselves (a cycle of "a rule's head reads its body"). gringo grounds such a group of rules at a cost
+    that grows with every atom its predicates hold, all earlier steps' included, even in a step
+    that derives none of them; a rule that only reads a predicate pays far less for its atoms."""
+    reads: dict[Signature, set[Signature]] = {}
+    for statement, part, parameters, _ in listed:
+        if part not in call or part not in numeric or statement.ast_type != ast.ASTType.Rule:
+            continue
+        body = [f for item in statement.body for f in _atoms(item)]
+        for head in _atoms(statement.head):
+            at = _steps(head, parameters, numeric[part])
+            # (A head at step p+1 and a body atom at step p never unify: no recursion in a call.)
+            reads.setdefault((head.name, len(head.arguments)), set()).update(
+                (f.name, len(f.arguments)) for f in body
+                if not any(at.get(i, c) != c for i, c in _steps(f, parameters, numeric[part]).items()))
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[Signature, int] = {}
+    low: dict[Signature, int] = {}
+    stack: list[Signature] = []
+    on_stack: set[Signature] = set()
+    cyclic: set[Signature] = set()
+    for root in reads:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(reads.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(reads.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in reads.get(node, ()):
+                    cyclic.update(component)
+    return cyclic
 
 
 # Nodes below which no atom is written: terms, comparisons.
@@ -208,6 +286,12 @@ def _step_local(listed: list, numeric: dict[str, set[int]], kept: set[Signature]
     return renamed
 
 
+def _steps(function: ast.AST, parameters: list[str], numeric: set[int]) -> dict[int, tuple[int, int]]:
+    """Per argument of an atom that is a numeric parameter plus a constant: (parameter, constant)."""
+    known = {i: _known(arg, parameters, numeric) for i, arg in enumerate(function.arguments)}
+    return {i: (k.parameter, k.constant) for i, k in known.items() if k is not None and k.parameter is not None}
+
+
 def _name(name: str, known: Known) -> str:
     if known.parameter is None:
         return name + _suffix(known.constant)
@@ -261,6 +345,11 @@ def _known(term: ast.AST, parameters: list[str], numeric: set[int]) -> Known | N
     return None
 
 
+
+
+def calls(plan: dict[str, Any]) -> list[set[str]]:
+    """The parts of each ground call the procedure makes."""
+    return [{name for name, _ in call} for key in ("start", "step", "final") for call in plan.get(key, [])]
 
 
 def numeric_parameters(plan: dict[str, Any]) -> dict[str, set[int]]:

@@ -53,10 +53,39 @@ def test_a_predicate_read_only_at_known_steps_is_named_by_its_step(tmp_path: Pat
         f"need(X,p) :- cursor{now}(X,p).",
         f"done(X,p) :- need(X,p), not skip{before}(X,p-1).",
         f"cursor{after}(X+1,p+1) :- need(X,p).",
-        "ever(X) :- done(X,P); P < p.",
     ]
+    # A statement with no renamed atom is the same in every copy: kept once, as written.
+    assert program.plain["step"] == (["p"], "ever(X) :- done(X,P); P < p.\n")
     assert f"cursor__{1 % step_names.COPIES}(1,1)" in program.base
     assert program.name_of("cursor", [3, 9]) == f"cursor__{9 % step_names.COPIES}"
+
+
+RECURSIVE = """\
+#program step(p).
+reach(X,p) :- start(X,p).
+reach(Y,p) :- reach(X,p), edge(X,Y).
+start(X,p+1) :- reach(X,p), stop(X).
+seen(X,p) :- reach(X,p).
+#program later(p).
+stop(X) :- seen(X,p).
+"""
+
+
+def test_only_what_one_call_defines_recursively_is_renamed_when_asked(tmp_path: Path) -> None:
+    """`step_names = "recursive"`: a predicate defined through itself in one ground call
+    (reach) is named per step; one whose cycle runs through the next step (start: p+1 from p)
+    or through another call (seen, stop) is not: gringo grounds those without recursion."""
+    path = tmp_path / "rec.lp"
+    path.write_text(RECURSIVE)
+    statements: list[ast.AST] = []
+    ast.parse_files([str(path)], statements.append)
+    numeric = {"step": {0}, "later": {0}}
+    both = step_names.build(statements, numeric, kept=set(), recursive_in=[{"step"}, {"later"}])
+    assert set(both.renamed) == {("reach", 2)}
+    together = step_names.build(statements, numeric, kept=set(), recursive_in=[{"step", "later"}])
+    assert ("reach", 2) in together.renamed and ("seen", 2) in together.renamed
+    assert ("start", 2) in step_names.build(statements, numeric, kept=set()).renamed
+    assert step_names.calls({"step": [[["step", ["p"]]], [["later", ["p"]]]]}) == [{"step"}, {"later"}]
 
 
 def test_a_predicate_read_at_any_step_shown_or_kept_keeps_its_name(tmp_path: Path) -> None:
@@ -148,7 +177,9 @@ def test_no_predicate_python_writes_for_a_board_is_renamed() -> None:
             (f.name, len(f.arguments)) for f in step_names._atoms(s)))
     assert len(written) > 40
     assert written.isdisjoint(program.renamed)
-    assert ("need", 2) in program.renamed and ("cursor", 2) in program.renamed
+    # (Sorcery names only what a call defines recursively: the removals' positions, what is seen.)
+    assert ("early", 3) in program.renamed and ("seen", 2) in program.renamed
+    assert ("need", 2) not in program.renamed
 
 
 def test_steps_are_named_from_the_size_the_procedure_gives(monkeypatch: pytest.MonkeyPatch) -> None:
