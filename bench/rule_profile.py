@@ -50,7 +50,7 @@ def _signatures(node: Any, out: set[tuple[str, int]]) -> None:
 def _components(rules: list[tuple[set, set]]) -> list[list[int]]:
     """Strongly connected components of the rules (i -> j when i's body reads j's head), each
     after every component it reads."""
-    from riftasp.reference.core.graph import strongly_connected_components
+    from riftasp.graph import strongly_connected_components
 
     defines: dict[tuple, list[int]] = defaultdict(list)
     for j, (heads, _) in enumerate(rules):

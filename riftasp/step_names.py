@@ -192,45 +192,11 @@ def _recursive(listed: list, numeric: dict[str, set[int]], call: set[str]) -> se
             reads.setdefault((head.name, len(head.arguments)), set()).update(
                 (f.name, len(f.arguments)) for f in body
                 if not any(at.get(i, c) != c for i, c in _steps(f, parameters, numeric[part]).items()))
-    # Tarjan's strongly connected components, iteratively.
-    index: dict[Signature, int] = {}
-    low: dict[Signature, int] = {}
-    stack: list[Signature] = []
-    on_stack: set[Signature] = set()
-    cyclic: set[Signature] = set()
-    for root in reads:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(reads.get(root, ()))))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(reads.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1 or node in reads.get(node, ()):
-                    cyclic.update(component)
-    return cyclic
+    from .graph import strongly_connected_components
+
+    nodes = sorted(set(reads) | {sig for body in reads.values() for sig in body})
+    return {sig for component in strongly_connected_components(nodes, reads)
+            for sig in component if len(component) > 1 or sig in reads.get(sig, ())}
 
 
 # Nodes below which no atom is written: terms, comparisons.
