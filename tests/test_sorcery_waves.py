@@ -156,6 +156,38 @@ def test_what_the_drawn_stacks_found_nothing_goes_past_a_run_ending_at_a_target_
         ("e2", "m0", 3, 4), ("e2", "m2", 0, 1), ("e4", "m1", 0, 1)]  # after it, where conditions wait
 
 
+
+def card(oid: str, name: str, owner: str, since: int, row: int, column: int, **more: Any) -> dict:
+    return {"id": oid, "card": name, "owner": owner, "zone": "realm", "since": since,
+            "row": row, "column": column} | more
+
+
+def test_a_wave_row_at_an_earlier_position_goes_before_a_later_step_s_picks_whatever_their_keys():
+    # Two corners far apart (reduced from a generated realm of 1,000 objects, where the ASP side
+    # numbered them otherwise). In each, removals chain before layer 2, each just before the
+    # next one's position, the last before an Infusion Factory's type change. The Sisters at row
+    # 11 (since 510) are applied in a wave at a position before the cursor's (late); the next
+    # step picks the Root Spider's silence at row 4 (since 183) at the cursor's own position.
+    # Picked one at a time, the earlier position goes first whatever the timestamps; numbered
+    # by key within that later step, the Sisters' row came after the Root Spider's.
+    b = board_from_dict({"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
+                         "realm": {"rows": 11, "columns": 16}, "objects": [
+        card("x49", "Silence", "bob", 128, 3, 14), card("x67", "Silence", "alice", 179, 4, 14),
+        card("m68_1", "Sisters of Silence", "alice", 181, 4, 15),
+        card("s69", "Infusion Factory", "bob", 182, 4, 16),
+        card("m69_1", "Root Spider", "alice", 183, 4, 16, burrowed=True),
+        card("s169", "Infusion Factory", "bob", 456, 10, 8),
+        card("m186_1", "Sisters of Silence", "bob", 510, 11, 7),
+        card("s187", "Fields of Phyxis", "bob", 511, 11, 8),
+        card("m187_0", "Root Spider", "bob", 512, 11, 8, burrowed=True)]})
+    asp, _ = both(b)
+    assert [(step, effect, o) for step, effect, o, *_ in rows(asp)] == [
+        (1, "x49.hush", "m68_1"), (2, "m186_1.silence_nearby", "m187_0"), (3, "m69_1.silence_above", "s69"),
+        (4, "s187.phyxis", "s169"), (5, "x67.hush", "m68_1")]
+    reasons = {(a["effect"], o): a["reasons"] for o, apps in asp["applied"].items() for a in apps}
+    assert "late" in reasons[("m186_1.silence_nearby", "m187_0")]
+    assert "late" not in reasons[("m69_1.silence_above", "s69")]
+
 # Power changes most (what conditions read), then changes of sets that clash on one object.
 OPS = ({"op": "plus", "amount": 1}, {"op": "plus", "amount": 3}, {"op": "plus", "amount": 1},
        {"op": "plus", "amount": 2}, {"op": "set_power", "value": 0},
