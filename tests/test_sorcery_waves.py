@@ -162,6 +162,26 @@ def card(oid: str, name: str, owner: str, since: int, row: int, column: int, **m
             "row": row, "column": column} | more
 
 
+# The two corners of the board below: removal chains before layer 2, each ending at an Infusion
+# Factory's type change.
+CHAIN_A = [card("x49", "Silence", "bob", 128, 3, 14), card("x67", "Silence", "alice", 179, 4, 14),
+           card("m68_1", "Sisters of Silence", "alice", 181, 4, 15), card("s69", "Infusion Factory", "bob", 182, 4, 16),
+           card("m69_1", "Root Spider", "alice", 183, 4, 16, burrowed=True)]
+CHAIN_B = [card("s169", "Infusion Factory", "bob", 456, 10, 8), card("m186_1", "Sisters of Silence", "bob", 510, 11, 7),
+           card("s187", "Fields of Phyxis", "bob", 511, 11, 8),
+           card("m187_0", "Root Spider", "bob", 512, 11, 8, burrowed=True)]
+
+
+def chains(objects: list[dict]) -> Any:
+    return board_from_dict({"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
+                            "realm": {"rows": 11, "columns": 16}, "objects": objects})
+
+
+def moved(objects: list[dict], rows: int, columns: int, since: int, suffix: str = "") -> list[dict]:
+    return [o | {"id": o["id"] + suffix, "row": o["row"] + rows, "column": o["column"] + columns,
+                 "since": o["since"] + since} for o in objects]
+
+
 def test_a_wave_row_at_an_earlier_position_goes_before_a_later_step_s_picks_whatever_their_keys():
     # Two corners far apart (reduced from a generated realm of 1,000 objects, where the ASP side
     # numbered them otherwise). In each, removals chain before layer 2, each just before the
@@ -170,16 +190,7 @@ def test_a_wave_row_at_an_earlier_position_goes_before_a_later_step_s_picks_what
     # step picks the Root Spider's silence at row 4 (since 183) at the cursor's own position.
     # Picked one at a time, the earlier position goes first whatever the timestamps; numbered
     # by key within that later step, the Sisters' row came after the Root Spider's.
-    b = board_from_dict({"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
-                         "realm": {"rows": 11, "columns": 16}, "objects": [
-        card("x49", "Silence", "bob", 128, 3, 14), card("x67", "Silence", "alice", 179, 4, 14),
-        card("m68_1", "Sisters of Silence", "alice", 181, 4, 15),
-        card("s69", "Infusion Factory", "bob", 182, 4, 16),
-        card("m69_1", "Root Spider", "alice", 183, 4, 16, burrowed=True),
-        card("s169", "Infusion Factory", "bob", 456, 10, 8),
-        card("m186_1", "Sisters of Silence", "bob", 510, 11, 7),
-        card("s187", "Fields of Phyxis", "bob", 511, 11, 8),
-        card("m187_0", "Root Spider", "bob", 512, 11, 8, burrowed=True)]})
+    b = chains(CHAIN_A + CHAIN_B)
     asp, _ = both(b)
     assert [(step, effect, o) for step, effect, o, *_ in rows(asp)] == [
         (1, "x49.hush", "m68_1"), (2, "m186_1.silence_nearby", "m187_0"), (3, "m69_1.silence_above", "s69"),
@@ -187,6 +198,21 @@ def test_a_wave_row_at_an_earlier_position_goes_before_a_later_step_s_picks_what
     reasons = {(a["effect"], o): a["reasons"] for o, apps in asp["applied"].items() for a in apps}
     assert "late" in reasons[("m186_1.silence_nearby", "m187_0")]
     assert "late" not in reasons[("m69_1.silence_above", "s69")]
+
+
+@pytest.mark.parametrize("objects", [
+    moved(CHAIN_A, 0, 0, 0) + moved(CHAIN_B, 0, 0, -300),  # the late chain older than the other
+    moved(CHAIN_A, 0, 0, 0) + moved(CHAIN_B, 0, 0, 300),  # newer still
+    CHAIN_A + CHAIN_B + moved(CHAIN_B, -6, -5, 100, "c"),  # a third chain
+    CHAIN_A + moved(CHAIN_A, 6, -12, 100, "d") + CHAIN_B,  # two chains of the other kind
+], ids=["older", "newer", "three-chains", "two-of-a"])
+def test_wave_rows_at_late_positions_are_numbered_as_picking_one_at_a_time_does(objects):
+    # The same class, other ages and corners (each numbered otherwise before the fix): the
+    # answer, trace and step numbers included, is the reference engine's.
+    asp, _ = both(chains(objects))
+    late = [step for step, effect, o, *_ in rows(asp)
+            if "late" in next(a["reasons"] for a in asp["applied"][o] if a["step"] == step)]
+    assert late == list(range(1, len(late) + 1))  # every late row before any other
 
 # Power changes most (what conditions read), then changes of sets that clash on one object.
 OPS = ({"op": "plus", "amount": 1}, {"op": "plus", "amount": 3}, {"op": "plus", "amount": 1},
