@@ -230,9 +230,10 @@ def _program(ruleset: str) -> Program:
     known = _programs.get(ruleset)
     if known is None or known[0] != files:
         kept = PYTHON_FACTS | {_signature(s) for s in manifest(ruleset).get("input", [])}
-        numeric = step_names.numeric_parameters(procedure(ruleset))
+        plan = procedure(ruleset)
+        numeric = step_names.numeric_parameters(plan)
         # (`step_names = "recursive"`: only what a call defines recursively.)
-        recursive_in = step_names.calls(procedure(ruleset)) if procedure(ruleset).get("step_names") == "recursive" else None
+        recursive_in = step_names.calls(plan) if plan.get("step_names") == "recursive" else None
 
         def make() -> Program:
             return step_names.build(encoding_statements(ruleset), numeric, kept, recursive_in)
