@@ -135,8 +135,9 @@ def build(statements: Iterable[ast.AST], numeric: dict[str, set[int]], kept: set
     statements in order) with its step-local predicates renamed. `numeric`: per part name, the
     indices of the parameters the procedure grounds with numbers; `kept`: predicates that keep
     their names (Python reads or writes them); `recursive_in`: if given (the parts of each ground
-    call), rename only the predicates the rules of one call define recursively (`_recursive`). A statement with no renamed
-    atom is the same in every copy: it is kept once, as written (`Program.plain`)."""
+    call), rename only the predicates the rules of one call define recursively (`_recursive`).
+    A statement with no renamed atom is the same in every copy: it is kept once, as written
+    (`Program.plain`)."""
     # Each statement with its part and the atoms in it (their function terms).
     listed: list[tuple[ast.AST, str, list[str], list[ast.AST]]] = []
     part, parameters = "base", []
