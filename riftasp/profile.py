@@ -45,7 +45,9 @@ _FUZZED = {op for r in rulesets() if plugin_value(r, "board_strategy", None) for
 OPERATION_NAMES = tuple(name for name, spec in OPERATIONS.items() if spec.functor in _FUZZED)
 NAMES = (*OPERATION_NAMES, *FEATURES)
 PROFILE_KEYS = ("without", "max_objects", "max_effects")
-MAX_OBJECTS, MAX_EFFECTS = 6, 6
+# (Riftbound's generated boards hold at most 6 objects whatever the profile, riftasp/strategies.py's
+# SLOTS; Sorcery's removal chains take more.)
+MAX_OBJECTS, MAX_EFFECTS = 15, 6
 
 
 class ProfileError(Exception):

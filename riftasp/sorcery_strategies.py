@@ -27,9 +27,16 @@ from the theme's pool, with a little noise from the whole library:
              power) beside effects elsewhere, some on several objects, some with a condition
              that reads the power they change: where a run ends, and what may go past it
              (docs/semantics-sorcery.md §9, "A wave")
+  chains     up to 3 removal chains far apart on a 12 × 12 realm, often one chain again
+             elsewhere and later: an Infusion Factory, and up to 4 cards each removing the
+             abilities of the one before (a burrowed Root Spider, Fields of Phyxis, Smokestacks,
+             Sisters of Silence, Silence, Acid Rain), entering over a wider span of time:
+             removals made due late in one chain while another chain is picked
+             (docs/semantics-sorcery.md §9; the class of tests/test_sorcery_waves.py's
+             two-corner boards, which needs ~9 cards)
 
-Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, ≤ 3
-artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
+Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, 15 for
+`chains`, ≤ 3 artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
 a power condition on its target) so that effects keep meeting each other. Built for shrinking: an
 object is a self-contained gene, artifacts and effects refer to objects by position with a
 fallback, so deleting one keeps the rest meaningful, and every simplification (towards 0) means
@@ -89,6 +96,10 @@ THEMES: dict[str, dict[str, Any]] = {
                         "House Arn Bannerman"),
               "rest": 1, "artifacts": ("Sword and Shield", "Eerie Coral"), "effects": 7,
               "ops": ("gain_affinity", "add_subtype", "gain_keywords", "plus", "plus", "set_power", "silence")},
+    "chains": {"cards": ("Silence", "Silence", "Sisters of Silence", "Sisters of Silence", "Root Spider", "Root Spider",
+                         "Infusion Factory", "Infusion Factory", "Fields of Phyxis", "Smokestacks of Gnaak", "Acid Rain"),
+               "rest": 1, "artifacts": ("Sword and Shield", "Eerie Coral"), "ops": ("silence", "disable", "add_type"),
+               "clusters": 3},
 }
 # Every board effect's operation, as a board writes it (the op's parameters drawn below).
 OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
@@ -102,6 +113,10 @@ TYPES = ("minion", "artifact", "site")
 ELEMENTS = ("water", "fire")
 RELATIONS = ("nearby", "adjacent", "here", "one_step_in_front", "area")
 MAX_CARDS, MAX_ARTIFACTS, MAX_EFFECTS = 6, 3, 4
+# The `chains` theme: chains far apart on a bigger realm, of up to CHAIN_LINKS removals after
+# their Infusion Factory, entering over a longer time than other themes' cards (so one chain's
+# removals fall between another's).
+CHAINS_REALM, CHAIN_LINKS, CHAINS_SINCE = (12, 12), 4, 9
 # The cards whose text has a condition (left out by the profile's `conditions`).
 CONDITIONAL = ("Bound Spirit", "Pied Piper of Hameln", "Plate of the Whale")
 
@@ -130,7 +145,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     honoured: every Sorcery object is a library card)."""
     profile = profile or Profile()
     theme = THEMES[draw(st.sampled_from(tuple(THEMES)))]
-    rows, columns = realm_size()
+    rows, columns = CHAINS_REALM if "clusters" in theme else realm_size()
     spread = draw(st.booleans())
     max_row, max_column = (rows, columns) if spread else (min(3, rows), min(3, columns))
     waiting_cards = CONDITIONAL if not profile.allows("conditions") else ()
@@ -143,12 +158,17 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     objects: list[dict[str, Any]] = []
     sites: set[tuple[int, int]] = set()
     orders: dict[str, int] = {}
-    for n in range(draw(st.integers(1, min(MAX_CARDS, profile.max_objects)))):
-        card = draw(st.sampled_from(pool)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(everything))
-        owner = draw(st.sampled_from(PLAYERS))
-        obj = {"id": f"o{n}", "card": card, "owner": owner, "zone": "realm",
-               "row": draw(st.integers(1, max_row)), "column": draw(st.integers(1, max_column)),
-               "since": draw(st.integers(0, 1 if same_time else 3))}  # fmt: skip
+    clusters = _clusters(draw, theme, profile, rows, columns, pool, everything) if "clusters" in theme else None
+    for n in range(len(clusters) if clusters is not None else draw(st.integers(1, min(MAX_CARDS, profile.max_objects)))):
+        if clusters is not None:
+            card, row, column, since, owner = clusters[n]
+        else:
+            card = draw(st.sampled_from(pool)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(everything))
+            row, column = draw(st.integers(1, max_row)), draw(st.integers(1, max_column))
+            since = draw(st.integers(0, 1 if same_time else 3))
+            owner = draw(st.sampled_from(PLAYERS))
+        obj = {"id": f"o{n}", "card": card, "owner": owner, "zone": "realm", "row": row, "column": column,
+               "since": since}
         if card in SITES:
             if (obj["row"], obj["column"]) in sites:
                 continue  # one site per square
@@ -195,9 +215,75 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
         objects.append({"id": spell, "card": _spell_card(spell), "owner": draw(st.sampled_from(PLAYERS)),
                         "zone": "cemetery"})  # fmt: skip
     board = {"ruleset": ruleset, "players": list(PLAYERS), "objects": objects, "effects": effects}
+    if (rows, columns) != realm_size():
+        board["realm"] = {"rows": rows, "columns": columns}
     if draw(st.integers(0, 4)):
         board["active_player"] = draw(st.sampled_from(PLAYERS))
     return board
+
+
+def _clusters(draw: Any, theme: dict[str, Any], profile: Profile, rows: int, columns: int,
+              pool: list[str], everything: list[str]) -> list[tuple[str, int, int, int, str]]:
+    """A `chains` board's cards as (card, row, column, since, owner): 1 to `clusters` removal
+    chains (`_chain`), each now and then with a card of the theme's pool beside it; a chain after the
+    first is often the first one again elsewhere and at another time (chains alike but for
+    where and when they stand, as in a big realm). At most the profile's `max_objects` cards."""
+    cards: list[tuple[str, int, int, int, str]] = []
+    first: list[tuple[str, int, int, int, str]] = []  # the first chain, from its corner
+    for n in range(draw(st.integers(1, theme["clusters"]))):
+        row, column = draw(st.integers(2, rows - 1)), draw(st.integers(2, columns - 1))
+        if n and draw(st.booleans()):
+            later = draw(st.integers(-CHAINS_SINCE // 2, CHAINS_SINCE // 2))
+            chain = [(card, dr, dc, min(max(since + later, 0), CHAINS_SINCE), owner) for card, dr, dc, since, owner in first]
+        else:
+            chain = _chain(draw)
+            if draw(st.integers(0, 2)) == 0:
+                card = draw(st.sampled_from(pool)) if draw(st.integers(0, 9)) < 8 else draw(st.sampled_from(everything))
+                chain.append((card, draw(st.integers(-1, 1)), draw(st.integers(-1, 1)),
+                              draw(st.integers(0, CHAINS_SINCE)), draw(st.sampled_from(PLAYERS))))  # fmt: skip
+            first = first or chain
+        cards += [(card, min(max(row + dr, 1), rows), min(max(column + dc, 1), columns), since, owner)
+                  for card, dr, dc, since, owner in chain]  # fmt: skip
+    return cards[:profile.max_objects]
+
+
+# What removes the abilities of a link of a chain (its card's kind: a site's or a minion's), and
+# where it stands from that link, as (card, kind of its own link, the squares it may stand at).
+# A site's: a burrowed Root Spider beneath it, Fields of Phyxis one step behind it (as its
+# owner faces: "forward" is +1 for the first player), Smokestacks of Gnaak next to it, Acid
+# Rain over it; a minion's: Sisters of Silence next to it, Silence over it. An aura starts the
+# chain: nothing here removes an aura's abilities.
+REMOVERS = {
+    "site": (("Root Spider", "minion", "here"), ("Fields of Phyxis", "site", "behind"),
+             ("Smokestacks of Gnaak", "site", "next"), ("Acid Rain", None, "over")),
+    "minion": (("Sisters of Silence", "minion", "next"), ("Sisters of Silence", "minion", "next"),
+               ("Silence", None, "over")),
+}  # fmt: skip
+
+
+def _chain(draw: Any) -> list[tuple[str, int, int, int, str]]:
+    """A removal chain as (card, row step, column step, since, owner) from its corner: an
+    Infusion Factory (its change of type is what the chain's removals come before, in layer
+    2's position), then up to CHAIN_LINKS cards each removing the abilities of the one before
+    (REMOVERS), entering at times drawn independently."""
+    owner = draw(st.sampled_from(PLAYERS))
+    links = [("Infusion Factory", 0, 0, draw(st.integers(0, CHAINS_SINCE)), owner)]
+    kind: str | None = "site"
+    for _ in range(draw(st.integers(1, CHAIN_LINKS))):
+        if kind is None:
+            break  # an aura: nothing removes its abilities
+        card, removes, where = draw(st.sampled_from(REMOVERS[kind]))
+        _, row, column, _, _ = links[-1]
+        owner = draw(st.sampled_from(PLAYERS))
+        if where == "behind":
+            row -= 1 if owner == PLAYERS[0] else -1
+        elif where == "next":
+            row, column = row + draw(st.integers(-1, 1)), column + draw(st.integers(-1, 1))
+        elif where == "over":  # an aura names the top-left square of its 2 × 2 block
+            row, column = row - draw(st.integers(0, 1)), column - draw(st.integers(0, 1))
+        links.append((card, row, column, draw(st.integers(0, CHAINS_SINCE)), owner))
+        kind = removes
+    return links
 
 
 def _spell_card(spell_id: str) -> str:

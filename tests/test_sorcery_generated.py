@@ -128,6 +128,43 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     assert any(len(e["target"].get("ids", ())) == 2 for d in drawn for e in d["effects"])
     assert any(e.get("conditions") for d in drawn for e in d["effects"])
     assert any(len(d["effects"]) > 4 for d in drawn)
+    # Removal chains (the chains theme): many cards on a bigger realm, a Root Spider beneath an
+    # Infusion Factory, and a chain drawn again elsewhere.
+    chained = [d for d in drawn if "realm" in d]
+    assert any(sum(o["zone"] == "realm" for o in d["objects"]) >= 9 for d in chained)
+    assert any({("Root Spider", s), ("Infusion Factory", s)} <= squares(d) for d in chained
+               for s in {(o["row"], o["column"]) for o in d["objects"] if "row" in o})  # fmt: skip
+
+
+def squares(board: dict) -> set[tuple[str, tuple[int, int]]]:
+    return {(o["card"], (o["row"], o["column"])) for o in board["objects"] if "row" in o}
+
+
+def test_the_chains_theme_reaches_removals_made_due_late_in_two_chains_at_once():
+    # The class of tests/test_sorcery_waves.py's two-corner boards (~9 cards, found in a realm of
+    # 1,000 objects): a removal made due late in one chain while another chain's removal is
+    # picked. The chains theme's boards reach it often (about one in three has a late row; the
+    # fuzz run found the defect of that class in about one chains board in a hundred).
+    from hypothesis import seed
+
+    from riftasp.fuzz import fixed_constants
+
+    drawn: list[dict] = []
+
+    @seed(4)
+    @boards_settings(400)
+    @given(data=sorcery_boards())
+    def collect(data):
+        if "realm" in data:
+            drawn.append(data)
+
+    with fixed_constants():
+        collect()
+    late = 0
+    for data in drawn[:30]:
+        rows = [a for apps in resolve(board_from_dict(data)).to_json()["applied"].values() for a in apps]
+        late += any("late" in a["reasons"] for a in rows) and len({a["effect"].split(".")[0] for a in rows}) >= 4
+    assert late >= 3
 
 
 # Found by CI's thorough run on the lean state: two Floods giving one Floodplain water in one step
