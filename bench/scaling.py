@@ -11,6 +11,9 @@ the smallest size measured in the same run, and reference/ASP speed as a ratio t
 realm on a grid big enough for it); `--clock cpu` measures CPU seconds (steadier than wall time
 on a shared machine); `--reference-max` leaves the reference engine out above that many objects.
 
+Each size's ASP answer is also checked once with `riftasp check` (its time in the table; any
+violation of the ruleset's invariants makes it exit 1).
+
 Between consecutive sizes it prints the growth exponent of the ASP resolver's time,
 log(t2 / t1) / log(n2 / n1) (1.0: linear); between sizes of 1,000 objects and more, where fixed
 costs no longer hide a grounding trap, an exponent above --max-exponent makes it exit 1.
@@ -39,14 +42,14 @@ def measure(size: int, engine: str, repeat: int, ruleset: str = "riftbound", clo
     board = board_from_dict(GENERATORS[ruleset](size), f"generated-{size}")
     now = time.process_time if clock == "cpu" else time.perf_counter
     best = float("inf")
-    stats = None
+    stats = resolution = None
     for _ in range(repeat):
         start = now()
         if engine == "asp":
             from riftasp.facts import board_facts
             from riftasp.resolve import resolve_facts
 
-            _, stats = resolve_facts(board_facts(board), board.ruleset)
+            resolution, stats = resolve_facts(board_facts(board), board.ruleset)
         else:
             from riftasp.reference import resolve
 
@@ -57,6 +60,14 @@ def measure(size: int, engine: str, repeat: int, ruleset: str = "riftbound", clo
     if stats is not None:
         out.update(atoms=stats.atoms, rules=stats.rules, steps=stats.steps, rounds=stats.rounds,
                    ground_seconds=stats.ground_seconds, solve_seconds=stats.solve_seconds)
+    if resolution is not None:
+        # `riftasp check` of the answer against the ruleset's invariants, once (what a user runs
+        # next on a big board; it has to grow with the board as the resolver does).
+        from riftasp.check import check
+
+        start = now()
+        out["violations"] = len(check(board, resolution.to_json()))
+        out["check_seconds"] = now() - start
     return out
 
 
@@ -103,7 +114,7 @@ def main() -> None:
     base = asp[0]
     print(f"{args.ruleset}: best of {args.repeat}, {args.clock} seconds")
     print(f"{'objects':>8} {'asp s':>8} {'x base':>7} {'per obj':>8} {'atoms':>9} {'steps':>6} "
-          f"{'rss MB':>7} {'ref s':>8} {'asp/ref':>8}")
+          f"{'rss MB':>7} {'ref s':>8} {'asp/ref':>8} {'check s':>8}")
     for r in asp:
         growth = r["seconds"] / base["seconds"]
         per_object = (r["seconds"] / r["size"]) / (base["seconds"] / base["size"])
@@ -111,9 +122,14 @@ def main() -> None:
         print(f"{r['size']:>8} {r['seconds']:>8.3f} {growth:>7.1f} {per_object:>8.2f} "
               f"{r['atoms']:>9} {r['steps']:>6} {r['peak_rss_mb']:>7.0f} "
               f"{(rr['seconds'] if rr else float('nan')):>8.3f} "
-              f"{(r['seconds'] / rr['seconds'] if rr else float('nan')):>8.1f}")
+              f"{(r['seconds'] / rr['seconds'] if rr else float('nan')):>8.1f} {r['check_seconds']:>8.3f}")
     print("x base: time / time of the smallest board; per obj: time per object relative to the "
-          "smallest board (1.0 = linear); asp/ref: ASP time / reference engine time.")
+          "smallest board (1.0 = linear); asp/ref: ASP time / reference engine time; check s: "
+          "riftasp check of the ASP answer (once).")
+    for r in asp:
+        if r["violations"]:
+            print(f"FAIL: riftasp check found {r['violations']} violations in the answer for {r['size']:,} objects")
+            sys.exit(1)
     for e in exponents:
         mark = "  (checked)" if e in checked else ""
         print(f"growth exponent {e['from']:,} -> {e['to']:,} objects: {e['exponent']:.2f}{mark}")

@@ -789,3 +789,30 @@ def test_a_withdrawn_keyword_bonus_is_not_counted_in_the_keyword_sum(path, engin
     # for as withdrawn, not as a missing sum.
     b = load_board(path)
     assert check(b, run(b, engine).to_json()) == []
+
+
+# Values no characteristic holds (a number, a string, lists of numbers or lists, keywords without
+# counts, an affinity without its count, objects of the wrong parts).
+HOSTILE = [1, "x", [1], ["a", 1], [[1]], ["water x"], {"a": 1}, {"Tank": "x"}, None, True, 2.5,
+           {"types": [1], "subtypes": "x", "abilities": None}, {"abilities": [1], "keywords": {}}]  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", ["riftbound", "sorcery"])
+def test_a_row_value_of_the_wrong_shape_is_a_violation_not_a_crash(ruleset):
+    # Any engine's answer can be checked (`--resolution`): a before/after value of another shape
+    # than its characteristic's is reported where the replay meets it, and the replay never
+    # computes with it (a power "3" in a sum, tags [1] sorted with names). Every row of every
+    # example, each value in turn.
+    for path in sorted((ROOT / "examples" / ruleset).glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        b, res = load_board(path), json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        for oid, apps in res["applied"].items():
+            for i, a in enumerate(apps):
+                for key in ("before", "after"):
+                    for value in HOSTILE:
+                        if value == a[key]:
+                            continue
+                        tampered = copy.deepcopy(res)
+                        tampered["applied"][oid][i][key] = value
+                        assert check(b, tampered), (path.name, oid, i, key, value)

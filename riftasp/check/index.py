@@ -197,10 +197,13 @@ class BoardIndex:
             rest = name[len(prefix):]
             if rest in self.objects:
                 return Inst(name, "keyword", 4, fixed=rest, keyword=keyword)
-            # keyword:K:O:S — the longest object id that fits, S the instance that brought it.
-            for oid in sorted(self.objects, key=len, reverse=True):
-                if rest.startswith(oid + ":") and len(rest) > len(oid) + 1:
-                    return Inst(name, "keyword", 4, fixed=oid, keyword=keyword, brought_by=rest[len(oid) + 1:])
+            # keyword:K:O:S — the longest object id that fits, S the instance that brought it: the
+            # prefixes of `rest` ending before a colon, longest first (not a pass over every object
+            # per name, which made the check quadratic in the board).
+            cut = len(rest) - 1
+            while (cut := rest.rfind(":", 0, cut)) > 0:
+                if rest[:cut] in self.objects:
+                    return Inst(name, "keyword", 4, fixed=rest[:cut], keyword=keyword, brought_by=rest[cut + 1:])
         return None
 
     def keyword_name(self, keyword: str, oid: str, source: str | None) -> str:

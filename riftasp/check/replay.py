@@ -325,13 +325,13 @@ class Replay:
             return True
         if name in ("add_tag", "remove_tag"):
             state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
-            base = set(before) if isinstance(before, list) else set()
+            base = set(before) if _names(before) else set()
             expected = sorted(base | {op.tag} if name == "add_tag" else base - {op.tag})
             self.compare(oid, row, "after", expected, row.after)
-            chain["tags"] = row.after if isinstance(row.after, list) else expected
+            chain["tags"] = row.after if _names(row.after) else expected
             return True
         if name in ("gain_keywords", "lose_keywords"):
-            base = dict(before) if isinstance(before, dict) else {}
+            base = dict(before) if _counts(before) else {}
             if name == "gain_keywords":
                 for kw in op.keywords:
                     v = 1 if kw.value is None else kw.value
@@ -343,7 +343,7 @@ class Replay:
                 base = {k: v for k, v in base.items() if k not in lost}
             expected = dict(sorted(base.items()))
             self.compare(oid, row, "after", expected, row.after)
-            chain["keywords"] = row.after if isinstance(row.after, dict) else expected
+            chain["keywords"] = row.after if _counts(row.after) else expected
             return True
         if name == "lose_all_abilities":
             state.kws, state.held = [], {}
@@ -423,6 +423,18 @@ def _is_copy(index: BoardIndex, row: Row) -> bool:
 
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# (A value of another shape than its characteristic's, from any engine's answer, is reported by
+# `compare`; the replay goes on from what it computed instead of computing with it.)
+def _names(value: Any) -> bool:
+    """A list of names, as tags and types are written."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _counts(value: Any) -> bool:
+    """Keywords as written: name -> integer."""
+    return isinstance(value, dict) and all(isinstance(k, str) and _int(v) for k, v in value.items())
 
 
 def _norm(value: Any) -> Any:

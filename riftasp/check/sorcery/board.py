@@ -45,11 +45,33 @@ class SorceryBoard:
         self.board = board
         self.objects: dict[str, GameObject] = {o.id: o for o in board.objects}
         self.index = {o.id: n for n, o in enumerate(board.objects)}
-        self.in_realm = [o.id for o in board.objects if o.zone == "realm"]
+        # The objects in the realm, in listing order (a dict: asking whether one is there is asked
+        # per row and per effect).
+        self.in_realm: dict[str, None] = dict.fromkeys(o.id for o in board.objects if o.zone == "realm")
         self.effects = {e.id: e for e in board.effects}
         self.copies = [e for e in (*board.effects, *(t for o in board.objects for t in (*o.rules_text, *o.effect_text)))
                        if e.op.name == "copy" and e.op.of in self.objects]  # fmt: skip
         self.readings = manifest(board.ruleset).get("readings", {})
+        # Lookups made once (each was a pass over the board per question: the check of a realm of
+        # 1,000 objects spent most of its time in them).
+        self.carried: dict[str, list[GameObject]] = {}
+        for o in board.objects:
+            if o.zone == "realm" and o.attached_to is not None:
+                self.carried.setdefault(o.attached_to, []).append(o)
+        self.text_of: dict[str, Named] = {}  # an ability's name -> the first holder's, as `named` finds it
+        for oid in self.in_realm:
+            obj = self.objects[oid]
+            for e in obj.rules_text:
+                self.text_of.setdefault(e.id, Named(e.id, e, "ability", oid))
+            for e in obj.effect_text:
+                if obj.attached_to in self.in_realm:
+                    kind = "direct" if e.op.name in DIRECT else "grant"
+                    self.text_of.setdefault(e.id, Named(e.id, e, kind, obj.attached_to, oid))
+        self.standing: dict[tuple[int, int], list[str]] = {}  # square -> objects there, in listing order
+        for oid in self.in_realm:
+            square = self.square(oid)
+            if square is not None:
+                self.standing.setdefault(square, []).append(oid)
         stages = layer_table(board.ruleset)
         self.layers: list[str] = []
         for stage in stages:
@@ -137,19 +159,12 @@ class SorceryBoard:
                     if e.id == base:
                         return Named(name, e, "ability", at)
             return None
-        for oid in self.in_realm:
-            obj = self.objects[oid]
-            for e in obj.rules_text:
-                if e.id == name:
-                    return Named(name, e, "ability", oid)
-            for e in obj.effect_text:
-                if e.id == name and obj.attached_to in self.in_realm:
-                    kind = "direct" if e.op.name in DIRECT else "grant"
-                    return Named(name, e, kind, obj.attached_to, oid)
-        return None
+        # The first object in the realm, in listing order, whose rules text has it, or whose
+        # carried artifact's bearer text has it.
+        return self.text_of.get(name)
 
     def carried_by(self, oid: str) -> list[GameObject]:
-        return [o for o in self.board.objects if o.zone == "realm" and o.attached_to == oid]
+        return self.carried.get(oid, [])
 
     # -- the realm (§7) --------------------------------------------------------------------------
 
@@ -209,7 +224,23 @@ class SorceryBoard:
         if target.kind == "ids":
             return [o for o in self.in_realm if o in target.ids]
         you = self.you(named, state)
-        return [o for o in self.in_realm if self.matches(named, o, state, you)]
+        return [o for o in self.near(named) if self.matches(named, o, state, you)]
+
+    def near(self, named: Named) -> list[str]:
+        """The objects a filter's `near` may reach from its holder, in listing order: those at
+        the squares around the holder's (a whole column for "in front"), or every object in the
+        realm for a filter without one (what `matches` then judges)."""
+        near = named.effect.target.filter.near
+        square = self.square(named.holder) if near is not None and named.holder is not None else None
+        if near is None or square is None:
+            return list(self.in_realm) if near is None else []
+        row, column = square
+        if near == "in_front":
+            squares = [sq for sq in self.standing if sq[1] == column]
+        else:  # every other relation reaches at most one square from the holder's, in each direction
+            squares = [(row + dr, column + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+        found = [o for sq in squares for o in self.standing.get(sq, ())]
+        return sorted(found, key=self.index.__getitem__)
 
     def matches(self, named: Named, oid: str, state: dict[str, Any], you: str | None) -> bool:
         f = named.effect.target.filter
@@ -245,7 +276,10 @@ class SorceryBoard:
                     return False
             elif c.kind == "lacks_adjacent_ally_with":
                 me = state[ref]
-                for other in self.in_realm:
+                # (Only itself and what stands at its square or next to it can answer.)
+                row, column = self.square(ref) or (0, 0)
+                around = ((row, column), (row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1))
+                for other in (o for sq in around for o in self.standing.get(sq, ())):
                     s = state[other]
                     if s["controller"] != me["controller"] or c.keyword not in s["keywords"]:
                         continue
