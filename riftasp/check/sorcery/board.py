@@ -24,6 +24,9 @@ READS = {"power_at_most": "power", "power_below": "power", "lacks_adjacent_ally_
 CHANGES = {"power": ("set_power", "plus", "minus", "double"), "keywords": ("gain_keyword",),
            "controller": ("gain_control",)}  # fmt: skip
 BEFORE, AFTER = "before", "after"
+# The relations that reach at most one square from their holder's in each direction (§7; an
+# aura's area is its 2 × 2 block from the square it names).
+ONE_SQUARE = ("here", "adjacent", "nearby", "one_step_in_front", "above", "area")
 
 
 @dataclass(frozen=True)
@@ -235,10 +238,12 @@ class SorceryBoard:
         if near is None or square is None:
             return list(self.in_realm) if near is None else []
         row, column = square
-        if near == "in_front":
-            squares = [sq for sq in self.standing if sq[1] == column]
-        else:  # every other relation reaches at most one square from the holder's, in each direction
+        if near in ONE_SQUARE:
             squares = [(row + dr, column + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+        elif near == "in_front":
+            squares = [sq for sq in self.standing if sq[1] == column]
+        else:  # (a relation `related` does not know: it says so)
+            return list(self.in_realm)
         found = [o for sq in squares for o in self.standing.get(sq, ())]
         return sorted(found, key=self.index.__getitem__)
 
