@@ -73,6 +73,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The shapes of a row's values, for the replays: a value of another shape than its
+# characteristic's, from any engine's answer, is a violation where the replay meets it, never a
+# value it computes with.
+def is_names(value: Any) -> bool:
+    """A list of names, as tags, types, sub-types, abilities and keywords are written."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def is_counts(value: Any) -> bool:
+    """Name -> integer, as Riftbound's keywords are written."""
+    return isinstance(value, dict) and all(isinstance(k, str) and _is_int(v) for k, v in value.items())
+
+
 def _need(ok: bool, where: str, what: str, value: Any) -> None:
     if not ok:
         shown = "null" if value is None else type(value).__name__

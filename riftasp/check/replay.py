@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import REASONS, Row, View
+from .contract import REASONS, Row, View, _is_int, is_counts, is_names
 from .index import LAYER_OF_STAGE, BoardIndex, Inst
 from .report import TRACE, Violation, show
 
@@ -307,8 +307,8 @@ class Replay:
             ):
                 # Its keyword instance is not there (reported as exists-when-applied): the amount
                 # it adds is unknown, so the replay takes the row's word for it.
-                if row.after is None or _int(row.after):
-                    delta = row.after - before if _int(row.after) and _int(before) else 0
+                if row.after is None or _is_int(row.after):
+                    delta = row.after - before if _is_int(row.after) and _is_int(before) else 0
                     state.might = None if state.might is None else state.might + delta
                     chain["might"] = row.after
                     return True
@@ -316,7 +316,7 @@ class Replay:
             expected_after = self.might_after(oid, row, inst, state, before)
             state.might = self.might_after(oid, row, inst, state, state.might)
             self.compare(oid, row, "after", expected_after, row.after)
-            chain["might"] = row.after if row.after is None or _int(row.after) else expected_after
+            chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
             return True
         if name == "set_controller":
             state.controller = op.player
@@ -325,13 +325,13 @@ class Replay:
             return True
         if name in ("add_tag", "remove_tag"):
             state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
-            base = set(before) if _names(before) else set()
+            base = set(before) if is_names(before) else set()
             expected = sorted(base | {op.tag} if name == "add_tag" else base - {op.tag})
             self.compare(oid, row, "after", expected, row.after)
-            chain["tags"] = row.after if _names(row.after) else expected
+            chain["tags"] = row.after if is_names(row.after) else expected
             return True
         if name in ("gain_keywords", "lose_keywords"):
-            base = dict(before) if _counts(before) else {}
+            base = dict(before) if is_counts(before) else {}
             if name == "gain_keywords":
                 for kw in op.keywords:
                     v = 1 if kw.value is None else kw.value
@@ -343,7 +343,7 @@ class Replay:
                 base = {k: v for k, v in base.items() if k not in lost}
             expected = dict(sorted(base.items()))
             self.compare(oid, row, "after", expected, row.after)
-            chain["keywords"] = row.after if _counts(row.after) else expected
+            chain["keywords"] = row.after if is_counts(row.after) else expected
             return True
         if name == "lose_all_abilities":
             state.kws, state.held = [], {}
@@ -359,7 +359,7 @@ class Replay:
 
     def might_after(self, oid: str, row: Row, inst: Inst, state: State, might: Any) -> int | None:
         """Might after applying the instance to an object whose Might is `might` (§3)."""
-        if might is None or not _int(might):
+        if might is None or not _is_int(might):
             return None
         op = inst.effect.op if inst.effect is not None else None
         if op is not None and op.name == "set_might":
@@ -419,22 +419,6 @@ def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Vi
 def _is_copy(index: BoardIndex, row: Row) -> bool:
     inst = index.instance(row.effect)
     return inst is not None and inst.effect is not None and inst.effect.op.name == "copy"
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# (A value of another shape than its characteristic's, from any engine's answer, is reported by
-# `compare`; the replay goes on from what it computed instead of computing with it.)
-def _names(value: Any) -> bool:
-    """A list of names, as tags and types are written."""
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _counts(value: Any) -> bool:
-    """Keywords as written: name -> integer."""
-    return isinstance(value, dict) and all(isinstance(k, str) and _int(v) for k, v in value.items())
 
 
 def _norm(value: Any) -> Any:

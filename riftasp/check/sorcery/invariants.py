@@ -25,7 +25,7 @@ import copy
 from collections import ChainMap
 from typing import Any
 
-from ..contract import Row
+from ..contract import Row, _is_int, is_names
 from ..report import FINAL, TRACE, Report, Violation, show
 from .board import AFTER, BEFORE, DIRECT, REMOVING, Named, SorceryBoard
 from .view import View
@@ -87,10 +87,10 @@ def parts(row: Row, value: Any) -> dict[str, Any] | None:
 
 def _shaped(key: str, value: Any) -> bool:
     if key == "power":
-        return value is None or (isinstance(value, int) and not isinstance(value, bool))
+        return value is None or _is_int(value)
     if key in ("controller", "name"):
         return value is None or isinstance(value, str)
-    if not (isinstance(value, list) and all(isinstance(w, str) for w in value)):
+    if not is_names(value):
         return False
     # affinity: "element N", N a whole number
     return key != "affinity" or all(len(w.split()) == 2 and w.split()[1].isdigit() for w in value)
