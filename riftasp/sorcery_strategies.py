@@ -34,6 +34,12 @@ from the theme's pool, with a little noise from the whole library:
              removals made due late in one chain while another chain is picked
              (docs/semantics-sorcery.md §9; the class of tests/test_sorcery_waves.py's
              two-corner boards, which needs ~9 cards)
+  rings      a ring of removals that take each other's abilities (three Smokestacks and a
+             Fields of Phyxis), a corner where a run ends early and an Acid Rain far off
+             (RING: a board reduced from a generated realm of 10,000 objects), retimed, given to
+             the other player, thinned and added to: a change that may move a removal beside
+             the ring, with a wave past it (docs/semantics-sorcery.md §9, "A wave"), a class no
+             board of a few cards drawn at random reaches
 
 Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, 15 for
 `chains`, ≤ 3 artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
@@ -100,6 +106,8 @@ THEMES: dict[str, dict[str, Any]] = {
                          "Infusion Factory", "Infusion Factory", "Fields of Phyxis", "Smokestacks of Gnaak", "Acid Rain"),
                "rest": 1, "artifacts": ("Sword and Shield", "Eerie Coral"), "ops": ("silence", "disable", "add_type"),
                "clusters": 3},
+    "rings": {"cards": ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Root Spider", "Acid Rain"),
+              "rest": 0, "artifacts": ("Sword and Shield",), "ops": ("silence",), "template": True},
 }
 # Every board effect's operation, as a board writes it (the op's parameters drawn below).
 OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
@@ -117,6 +125,17 @@ MAX_CARDS, MAX_ARTIFACTS, MAX_EFFECTS = 6, 3, 4
 # their Infusion Factory, entering over a longer time than other themes' cards (so one chain's
 # removals fall between another's).
 CHAINS_REALM, CHAIN_LINKS, CHAINS_SINCE = (12, 12), 4, 9
+# The `rings` theme's board, as (card, row, column, since, owner) on a RING_REALM realm: a corner
+# where a run ends early (two Smokestacks of Gnaak beside an Infusion Factory), a ring of removals
+# (the Smokestacks at row 3 takes the Fields of Phyxis' abilities, the Fields those of the
+# Smokestacks in front of it, which takes the first one's; the Fields does not take the first
+# one's) with an Infusion Factory, and an Acid Rain over an Infusion Factory far from both.
+RING_REALM = (4, 13)
+RING = (("Smokestacks of Gnaak", 1, 1, 707, "bob"), ("Smokestacks of Gnaak", 1, 3, 714, "alice"),
+        ("Infusion Factory", 2, 2, 875, "alice"), ("Smokestacks of Gnaak", 2, 11, 900, "bob"),
+        ("Smokestacks of Gnaak", 2, 13, 908, "bob"), ("Infusion Factory", 3, 7, 1049, "bob"),
+        ("Acid Rain", 3, 7, 1051, "alice"), ("Infusion Factory", 3, 11, 1060, "bob"),
+        ("Smokestacks of Gnaak", 3, 12, 1063, "bob"), ("Fields of Phyxis", 3, 13, 1067, "bob"))
 # The cards whose text has a condition (left out by the profile's `conditions`).
 CONDITIONAL = ("Bound Spirit", "Pied Piper of Hameln", "Plate of the Whale")
 
@@ -145,7 +164,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     honoured: every Sorcery object is a library card)."""
     profile = profile or Profile()
     theme = THEMES[draw(st.sampled_from(tuple(THEMES)))]
-    rows, columns = CHAINS_REALM if "clusters" in theme else realm_size()
+    rows, columns = RING_REALM if "template" in theme else CHAINS_REALM if "clusters" in theme else realm_size()
     spread = draw(st.booleans())
     max_row, max_column = (rows, columns) if spread else (min(3, rows), min(3, columns))
     waiting_cards = CONDITIONAL if not profile.allows("conditions") else ()
@@ -158,7 +177,8 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     objects: list[dict[str, Any]] = []
     sites: set[tuple[int, int]] = set()
     orders: dict[str, int] = {}
-    clusters = _clusters(draw, theme, profile, rows, columns, pool, everything) if "clusters" in theme else None
+    clusters = (_clusters(draw, theme, profile, rows, columns, pool, everything) if "clusters" in theme
+                else draw(ring_variants(pool))[:profile.max_objects] if "template" in theme else None)
     for n in range(len(clusters) if clusters is not None else draw(st.integers(1, min(MAX_CARDS, profile.max_objects)))):
         if clusters is not None:
             card, row, column, since, owner = clusters[n]
@@ -284,6 +304,30 @@ def _chain(draw: Any) -> list[tuple[str, int, int, int, str]]:
         links.append((card, row, column, draw(st.integers(0, CHAINS_SINCE)), owner))
         kind = removes
     return links
+
+
+@st.composite
+def ring_variants(draw: Any, cards: tuple[str, ...] | list[str] = THEMES["rings"]["cards"]) -> list[tuple[str, int, int, int, str]]:
+    """RING with up to four changes, as (card, row, column, since, owner): a card retimed by up to
+    200, given to the other player, left out (down to 6 cards) or joined by one of `cards` on
+    a square next to it (a site only where no site stands). About half keep a change that may move
+    a removal beside the ring with a wave past it."""
+    ring = list(RING)
+    for _ in range(draw(st.integers(0, 4))):
+        n = draw(st.integers(0, len(ring) - 1))
+        card, row, column, since, owner = ring[n]
+        change = draw(st.sampled_from(("since", "owner", "drop", "add")))
+        if change == "since":
+            ring[n] = (card, row, column, max(0, since + draw(st.integers(-200, 200))), owner)
+        elif change == "owner":
+            ring[n] = (card, row, column, since, PLAYERS[owner == PLAYERS[0]])
+        elif change == "drop" and len(ring) > 6:
+            del ring[n]
+        elif change == "add":
+            rows, columns = RING_REALM
+            near = (min(rows, max(1, row + draw(st.integers(-1, 1)))), min(columns, max(1, column + draw(st.integers(-1, 1)))))
+            ring.append((draw(st.sampled_from(cards)), *near, draw(st.integers(600, 1100)), draw(st.sampled_from(PLAYERS))))
+    return ring
 
 
 def _spell_card(spell_id: str) -> str:

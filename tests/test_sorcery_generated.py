@@ -119,7 +119,7 @@ def drawn_boards(seed_: int, count: int) -> list[dict]:
 def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     from riftasp.sorcery_strategies import ARTIFACTS, AURAS, MINIONS, OPS, SITES
 
-    drawn = drawn_boards(2, 800)
+    drawn = drawn_boards(2, 1200)
     cards = {o["card"] for d in drawn for o in d["objects"] if "card" in o}
     assert set(MINIONS + SITES + AURAS + ARTIFACTS) <= cards
     assert {e["op"]["op"] for d in drawn for e in d["effects"]} == set(OPS)
@@ -141,6 +141,12 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     assert any(sum(o["zone"] == "realm" for o in d["objects"]) >= 9 for d in chained)
     assert any({("Root Spider", s), ("Infusion Factory", s)} <= squares(d) for d in chained
                for s in {(o["row"], o["column"]) for o in d["objects"] if "row" in o})  # fmt: skip
+    # The rings theme: the ring board reduced from a big realm, whole or changed.
+    from riftasp.sorcery_strategies import RING, RING_REALM
+
+    ringed = [d for d in drawn if d.get("realm") == dict(zip(("rows", "columns"), RING_REALM))]
+    ring = {(card, (row, column)) for card, row, column, _, _ in RING}
+    assert any(ring <= squares(d) for d in ringed) and any(not ring <= squares(d) for d in ringed)
 
 
 def squares(board: dict) -> set[tuple[str, tuple[int, int]]]:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budget import budget
+from riftasp import sorcery_strategies
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 from riftasp.reference import resolve as reference
@@ -218,12 +219,11 @@ def test_wave_rows_at_late_positions_are_numbered_as_picking_one_at_a_time_does(
 # A corner where a run ends early (two Smokestacks and an Infusion Factory), a ring of removals
 # (Smokestacks s369 silences Fields of Phyxis s370, which silences Smokestacks s315 in front of
 # it, which silences s369; s370 does not silence s369), and an Acid Rain over an Infusion Factory
-# far from both. Reduced from a generated realm of 10,000 objects.
-RING = [card("s248", "Smokestacks of Gnaak", "bob", 707, 1, 1), card("s250", "Smokestacks of Gnaak", "alice", 714, 1, 3),
-        card("s304", "Infusion Factory", "alice", 875, 2, 2), card("s313", "Smokestacks of Gnaak", "bob", 900, 2, 11),
-        card("s315", "Smokestacks of Gnaak", "bob", 908, 2, 13), card("s364", "Infusion Factory", "bob", 1049, 3, 7),
-        card("x364", "Acid Rain", "alice", 1051, 3, 7), card("s368", "Infusion Factory", "bob", 1060, 3, 11),
-        card("s369", "Smokestacks of Gnaak", "bob", 1063, 3, 12), card("s370", "Fields of Phyxis", "bob", 1067, 3, 13)]
+# far from both. Reduced from a generated realm of 10,000 objects; the fuzzers' `rings` theme
+# draws it with changes (riftasp/sorcery_strategies.py, RING).
+RING_IDS = ("s248", "s250", "s304", "s313", "s315", "s364", "x364", "s368", "s369", "s370")
+RING = [card(oid, name, owner, since, row, column)
+        for oid, (name, row, column, since, owner) in zip(RING_IDS, sorcery_strategies.RING)]
 
 
 def ringed(objects: list[dict], rows: int = 4, active: str = "alice") -> Any:
@@ -258,6 +258,7 @@ def test_boards_with_a_removal_beside_a_ring_get_the_answer_of_picking_one_at_a_
     # The same class, other rings and corners (each makes a change that may move such a removal
     # with a wave past it): the answer, trace and step numbers included, is the reference engine's.
     both(ringed(objects, rows_, active))
+
 
 # Power changes most (what conditions read), then changes of sets that clash on one object.
 OPS = ({"op": "plus", "amount": 1}, {"op": "plus", "amount": 3}, {"op": "plus", "amount": 1},
@@ -295,35 +296,27 @@ def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
 
 
 # What a removal beside a ring needs (a run ending in one corner, the ring, an effect far off)
-# stands in a realm of thousands of objects; the fuzzers' boards of at most 15 cards do not
-# reach it (none of 1,500 drawn). These are the RING board, retimed, given to the other player,
-# thinned and added to: about a third keep a change that may move such a removal with a wave
-# past it.
-RING_CARDS = ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Root Spider", "Acid Rain")
-
-
+# stands in a realm of thousands of objects; boards of a few cards drawn at random do not reach
+# it (none of 1,500 drawn before the `rings` theme). Drawn changes of RING: about half keep a
+# change that may move such a removal with a wave past it.
 @st.composite
 def ring_variants(draw: Any) -> Any:
-    objects = [dict(o) for o in RING]
-    for k in range(draw(st.integers(1, 4))):
-        o = objects[draw(st.integers(0, len(objects) - 1))]
-        change = draw(st.sampled_from(("since", "owner", "drop", "add")))
-        if change == "since":
-            o["since"] = max(0, o["since"] + draw(st.integers(-200, 200)))
-        elif change == "owner":
-            o["owner"] = "alice" if o["owner"] == "bob" else "bob"
-        elif change == "drop" and len(objects) > 6:
-            objects.remove(o)
-        elif change == "add":
-            name = draw(st.sampled_from(RING_CARDS))
-            row = min(4, max(1, o["row"] + draw(st.integers(-1, 1))))
-            column = min(13, max(1, o["column"] + draw(st.integers(-1, 1))))
-            taken = {(x["row"], x["column"]) for x in objects if x["card"] not in ("Root Spider", "Acid Rain")}
-            if name in ("Root Spider", "Acid Rain") or (row, column) not in taken:
-                objects.append(card(f"n{k}", name, draw(st.sampled_from(("alice", "bob"))),
-                                    draw(st.integers(600, 1100)), row, column,
-                                    **({"burrowed": True} if name == "Root Spider" else {})))
-    return ringed(objects, active=draw(st.sampled_from(("alice", "bob"))))
+    cards = [card(f"n{k}", name, owner, since, row, column, **({"burrowed": True} if name == "Root Spider" else {}))
+             for k, (name, row, column, since, owner) in enumerate(draw(sorcery_strategies.ring_variants()))]
+    return ringed(dedupe_sites(cards), active=draw(st.sampled_from(("alice", "bob"))))
+
+
+def dedupe_sites(objects: list[dict]) -> list[dict]:
+    """One site a square (the first listed), as the fuzzers' boards keep it."""
+    taken: set[tuple[int, int]] = set()
+    kept = []
+    for o in objects:
+        if o["card"] in sorcery_strategies.SITES:
+            if (o["row"], o["column"]) in taken:
+                continue
+            taken.add((o["row"], o["column"]))
+        kept.append(o)
+    return kept
 
 
 @pytest.mark.thorough
