@@ -42,7 +42,7 @@ from the theme's pool, with a little noise from the whole library:
              board of a few cards drawn at random reaches
 
 Boards stay small (a 3 × 3 corner of the realm unless the board spreads out, ≤ 6 cards, 15 for
-`chains`, ≤ 3 artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
+`chains` and `rings`, ≤ 3 artifacts, ≤ 4 board effects, 7 for `waves`; any board effect may name two objects, or carry
 a power condition on its target) so that effects keep meeting each other. Built for shrinking: an
 object is a self-contained gene, artifacts and effects refer to objects by position with a
 fallback, so deleting one keeps the rest meaningful, and every simplification (towards 0) means
@@ -310,8 +310,8 @@ def _chain(draw: Any) -> list[tuple[str, int, int, int, str]]:
 def ring_variants(draw: Any, cards: tuple[str, ...] | list[str] = THEMES["rings"]["cards"]) -> list[tuple[str, int, int, int, str]]:
     """RING with up to four changes, as (card, row, column, since, owner): a card retimed by up to
     200, given to the other player, left out (down to 6 cards) or joined by one of `cards` on
-    a square next to it (a site only where no site stands). About half keep a change that may move
-    a removal beside the ring with a wave past it."""
+    a square next to it (a site added where one stands is left out by the board: one site a
+    square). About half keep a change that may move a removal beside the ring with a wave past it."""
     ring = list(RING)
     for _ in range(draw(st.integers(0, 4))):
         n = draw(st.integers(0, len(ring) - 1))
@@ -320,7 +320,7 @@ def ring_variants(draw: Any, cards: tuple[str, ...] | list[str] = THEMES["rings"
         if change == "since":
             ring[n] = (card, row, column, max(0, since + draw(st.integers(-200, 200))), owner)
         elif change == "owner":
-            ring[n] = (card, row, column, since, PLAYERS[owner == PLAYERS[0]])
+            ring[n] = (card, row, column, since, PLAYERS[owner == PLAYERS[0]])  # the other player
         elif change == "drop" and len(ring) > 6:
             del ring[n]
         elif change == "add":
