@@ -310,8 +310,9 @@ def _chain(draw: Any) -> list[tuple[str, int, int, int, str]]:
 def ring_variants(draw: Any, cards: tuple[str, ...] | list[str] = THEMES["rings"]["cards"]) -> list[tuple[str, int, int, int, str]]:
     """RING with up to four changes, as (card, row, column, since, owner): a card retimed by up to
     200, given to the other player, left out (down to 6 cards) or joined by one of `cards` on
-    a square next to it (a site added where one stands is left out by the board: one site a
-    square). About half keep a change that may move a removal beside the ring with a wave past it."""
+    a square next to it (a site where one already stands is left out: one site a square, the
+    first listed). About half keep a change that may move a removal beside the ring with a wave
+    past it."""
     ring = list(RING)
     for _ in range(draw(st.integers(0, 4))):
         n = draw(st.integers(0, len(ring) - 1))
@@ -327,7 +328,15 @@ def ring_variants(draw: Any, cards: tuple[str, ...] | list[str] = THEMES["rings"
             rows, columns = RING_REALM
             near = (min(rows, max(1, row + draw(st.integers(-1, 1)))), min(columns, max(1, column + draw(st.integers(-1, 1)))))
             ring.append((draw(st.sampled_from(cards)), *near, draw(st.integers(600, 1100)), draw(st.sampled_from(PLAYERS))))
-    return ring
+    taken: set[tuple[int, int]] = set()
+    kept = []
+    for card, row, column, since, owner in ring:
+        if card in SITES:
+            if (row, column) in taken:
+                continue
+            taken.add((row, column))
+        kept.append((card, row, column, since, owner))
+    return kept
 
 
 def _spell_card(spell_id: str) -> str:

@@ -303,20 +303,7 @@ def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
 def ring_variants(draw: Any) -> Any:
     cards = [card(f"n{k}", name, owner, since, row, column, **({"burrowed": True} if name == "Root Spider" else {}))
              for k, (name, row, column, since, owner) in enumerate(draw(sorcery_strategies.ring_variants()))]
-    return ringed(dedupe_sites(cards), active=draw(st.sampled_from(("alice", "bob"))))
-
-
-def dedupe_sites(objects: list[dict]) -> list[dict]:
-    """One site a square (the first listed), as the fuzzers' boards keep it."""
-    taken: set[tuple[int, int]] = set()
-    kept = []
-    for o in objects:
-        if o["card"] in sorcery_strategies.SITES:
-            if (o["row"], o["column"]) in taken:
-                continue
-            taken.add((o["row"], o["column"]))
-        kept.append(o)
-    return kept
+    return ringed(cards, active=draw(st.sampled_from(("alice", "bob"))))
 
 
 @pytest.mark.thorough
