@@ -1,8 +1,8 @@
 """Where a calculation's grounding time goes, rule by rule (the profile behind the speed work of
 the README, "How the encoding runs").
 
-gringo times a ground call as a whole. This splits every program part the procedure grounds each
-step into one part per group of rules that define each other (a strongly connected component
+gringo times a ground call as a whole. This splits every program part the procedure grounds (its
+start, step and final calls) into one part per group of rules that define each other (a strongly connected component
 of "a rule's body reads what another's head defines"), grounds those groups one call at a time
 in an order that respects what reads what, and times each call. Grounded so, a stratified
 program gives the same atoms; the solver's loop (riftasp.solver) is unchanged.
@@ -119,7 +119,9 @@ class SplitProgram:
         return self._plans[key]
 
 
-def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
+def profile(ruleset: str, objects: int, board: dict | None = None, keep_answer: bool = False) -> dict:
+    """The timings; with `keep_answer`, also the calculation's shown symbols (as text, sorted) under
+    "answer", which must be the unsplit program's (tests/test_step_names.py checks it)."""
     sys.path.insert(0, str(HERE))
     from boards import GENERATORS
 
@@ -129,7 +131,10 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
     from riftasp.resources import procedure
 
     plan = procedure(ruleset)
-    step_parts = {name for call in plan["step"] for name, _ in call}
+    # Every part the procedure grounds (start, step and final calls) is split: a part left whole
+    # would ground before the split rules of its call and miss what they define (the start call
+    # pairs `static` with `eval`, which reads it).
+    step_parts = {name for key in ("start", "step", "final") for call in plan[key] for name, _ in call}
     split = SplitProgram(ruleset, step_parts)
     board_obj = board_from_dict(board or GENERATORS[ruleset](objects), f"generated-{objects}")
     times: dict[str, list[float]] = defaultdict(list)
@@ -170,7 +175,7 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
     solver._ground, solver._load_encoding = ground, load
     try:
         start = time.process_time()
-        _, stats = solver.run(board_facts(board_obj), board_obj.ruleset)
+        symbols, stats = solver.run(board_facts(board_obj), board_obj.ruleset)
         total = time.process_time() - start
     finally:
         solver._ground, solver._load_encoding = original_ground, original_load
@@ -179,9 +184,12 @@ def profile(ruleset: str, objects: int, board: dict | None = None) -> dict:
              "per_call": [[step, t] for step, t in zip(steps[label], ts)]}
             for label, ts in times.items()]
     rows.sort(key=lambda r: -r["seconds"])
-    return {"ruleset": ruleset, "objects": objects, "seconds": total, "steps": stats.steps,
-            "empty_call_ms": 1000 * min(overhead),
-            "atoms": stats.atoms, "groups": rows}
+    out = {"ruleset": ruleset, "objects": objects, "seconds": total, "steps": stats.steps,
+           "empty_call_ms": 1000 * min(overhead),
+           "atoms": stats.atoms, "groups": rows}
+    if keep_answer:
+        out["answer"] = sorted(map(str, symbols))
+    return out
 
 
 def main() -> None:
@@ -197,7 +205,7 @@ def main() -> None:
         return
     grouped = sum(r["seconds"] for r in result["groups"])
     print(f"{args.ruleset}, {args.objects} objects: {result['seconds']:.2f} CPU s, {result['steps']} steps, "
-          f"{result['atoms']} atoms; step rules {grouped:.2f} s (less {result['empty_call_ms']:.2f} ms a call: "
+          f"{result['atoms']} atoms; rules {grouped:.2f} s (less {result['empty_call_ms']:.2f} ms a call: "
           f"the cost of a ground call with nothing to ground)")
     for r in result["groups"][: args.top]:
         text = r["text"].replace("\n", " ")
