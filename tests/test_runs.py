@@ -209,6 +209,46 @@ def test_a_chain_of_plain_and_capped_increases_of_one_amount():
     assert steps < 12
 
 
+def test_a_chain_longer_than_the_values_asked_a_step_goes_at_once_where_its_readers_say_where_they_turn():
+    # 60 "+1 while at least 1 Might" from 1: every reader is a condition that turns at 1 only
+    # (cond_changes_at/3), behind the chain: nothing turns on its way, so it is not held to the
+    # 32 values a step that asking value by value allows (5 steps before, 4 now).
+    b = board([unit("u", 1)], [effect(f"e{i}", plus(), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
+                               for i in range(60)])
+    steps = assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    assert asp["objects"]["u"]["might"] == 61
+    assert [(r["step"], r["before"], r["after"]) for r in asp["applied"]["u"]] == [(i, i, i + 1) for i in range(1, 61)]
+    assert steps == 4
+
+
+def test_a_chain_stops_before_the_value_where_mighty_turns():
+    # From 0, 60 "+1 while at least 0" and Tank "while Mighty" (5 Might, an earlier stage): the
+    # chain stops before 5, Tank comes back as a recheck at 5, the rest go on.
+    effects = [effect(f"e{i}", plus(), "u", i + 1, conditions=[{"might_at_least": 0, "of": "u"}]) for i in range(60)]
+    effects.append(effect("t", {"op": "gain_keywords", "keywords": ["Tank"]}, "u", 0, conditions=[{"mighty": "u"}]))
+    b = board([unit("u", 0)], effects)
+    assert_as_one_by_one(b)
+    asp, _ = solved(b)
+    rows = [(r["effect"], r["step"], r["before"], r["after"]) for r in asp["applied"]["u"]]
+    assert rows[4:7] == [("e4", 5, 4, 5), ("t", 6, {}, {"Tank": 1}), ("e5", 7, 5, 6)]
+    assert asp["objects"]["u"]["might"] == 60 and asp["objects"]["u"]["keywords"] == {"Tank": 1}
+
+
+@pytest.mark.parametrize("kind, might, most_steps", [("conditional", 1001, 4), ("capped", 500, 5)])
+def test_a_stack_of_a_thousand_goes_in_a_few_steps(kind, might, most_steps):
+    # Issue 9's stacks (bench/stacks.py): the conditions and caps say where they turn, so the
+    # chain goes to the cap (or the end) at once, and at the cap the increases' dependency cycle
+    # is closed through the one value they all make (k^2 pairs, not k^3 joins).
+    extra = {"conditions": [{"might_at_least": 1, "of": "u"}]} if kind == "conditional" else {}
+    op = plus() if kind == "conditional" else capped(1, 500)
+    b = board([unit("u", 1)], [effect(f"e{i}", op, "u", i + 1, **extra) for i in range(1000)])
+    asp, steps = solved(b)
+    assert asp["objects"]["u"]["might"] == might
+    assert len(asp["applied"]["u"]) == 1000 and steps <= most_steps
+    assert [r["step"] for r in asp["applied"]["u"]] == list(range(1, 1001))
+
+
 @pytest.mark.thorough
 @pytest.mark.parametrize("seed", [11, 12])
 def test_generated_boards_give_the_one_by_one_trace(seed):
@@ -229,10 +269,19 @@ from hypothesis import strategies as st  # noqa: E402
 
 @st.composite
 def stacks(draw: st.DrawFn) -> Any:
-    might = draw(st.integers(0, 3))
+    # Up or down: increases (plain, capped) or decreases (plain, floored) of one amount, and
+    # readers that say where their answers change (encodings/core/chains.lp): conditions on the
+    # number, amounts that depend on it (up to, double, a cap or floor of another amount).
+    down = draw(st.booleans())
+    might = draw(st.integers(0, 3)) + (8 if down else 0)
+    minus = {"op": "minus", "amount": 1}
+    floored = lambda: {"op": "minus_min", "amount": 1, "min": draw(st.integers(0, 9))}  # noqa: E731
     effects = []
     for i in range(draw(st.integers(2, 12))):
-        op = draw(st.sampled_from([plus(1), plus(1), capped(1, draw(st.integers(1, 9))), plus(2)]))
+        if down:
+            op = draw(st.sampled_from([minus, minus, floored(), {"op": "minus", "amount": 2}]))
+        else:
+            op = draw(st.sampled_from([plus(1), plus(1), capped(1, draw(st.integers(1, 9))), plus(2)]))
         more = {}
         if draw(st.booleans()):
             more["conditions"] = [{"might_at_least": draw(st.integers(0, 8)), "of": "u"}]
@@ -240,9 +289,12 @@ def stacks(draw: st.DrawFn) -> Any:
     for j in range(draw(st.integers(0, 2))):
         op = draw(st.sampled_from([{"op": "gain_keywords", "keywords": ["Ganking"]},
                                    {"op": "set_might", "value": draw(st.integers(0, 6))},
-                                   {"op": "minus", "amount": 1}]))
+                                   {"op": "minus", "amount": 1}, {"op": "increase_to", "value": draw(st.integers(0, 12))},
+                                   {"op": "double"}, capped(2, draw(st.integers(0, 12))),
+                                   {"op": "minus_min", "amount": 2, "min": draw(st.integers(0, 9))}]))
+        condition = draw(st.sampled_from([{"might_at_least": draw(st.integers(0, 12)), "of": "u"}, {"mighty": "u"}]))
         effects.append(effect(f"r{j}", op, draw(st.sampled_from(["u", "v"])), draw(st.integers(0, 6)),
-                              conditions=[{"might_at_least": draw(st.integers(0, 9)), "of": "u"}]))
+                              conditions=[condition]))
     return board([unit("u", might), unit("v", 1)], effects)
 
 

@@ -173,3 +173,48 @@ def test_crosscheck_compares_the_variants_and_a_ruleset_the_engine_lacks_is_unsu
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.startswith("2 boards: 1 supported (1 agree, 0 disagree), 1 unsupported "
                                  "(the reference engine has no ruleset 'tiny': 1)")  # fmt: skip
+
+
+# Counts, in a process of its own (plugins), the worlds a chain asked and the steps it took.
+CHAIN_PROBE = """
+import json, sys, clingo
+from riftasp.board_io import board_from_dict
+from riftasp.facts import board_facts
+from riftasp.solver import run
+worlds = []
+solve = clingo.Control.solve
+def counting(ctl, *args, **kwargs):
+    worlds.append(sum(1 for a in ctl.symbolic_atoms.by_signature("chain_world", 5)))
+    return solve(ctl, *args, **kwargs)
+clingo.Control.solve = counting
+board = board_from_dict(json.load(open(sys.argv[1])), sys.argv[1])
+_, stats = run(board_facts(board), board.ruleset)
+print(json.dumps({"worlds": sum(worlds), "steps": stats.steps}))
+"""
+
+
+def test_a_chain_whose_reader_does_not_say_where_it_changes_asks_it_value_by_value(tmp_path):
+    # The fixture's "at least N Might" declares no change points (its conditions/might_at_least.lp):
+    # the chain of 40 +1s "while at least 1 Might", which the keyword gain waiting for 20 Might
+    # also reads, is asked value by value (worlds), and still goes in fewer steps than one
+    # application a step, stopping before 20.
+    effects = [{"id": f"e{i}", "op": {"op": "plus", "amount": 1}, "target": {"ids": ["u"]}, "timestamp": i + 1,
+                "controller": "alice", "conditions": [{"might_at_least": 1, "of": "u"}]} for i in range(40)]
+    effects.append({"id": "tank", "op": {"op": "gain_keywords", "keywords": ["Tank"]}, "target": {"ids": ["u"]},
+                    "timestamp": 50, "controller": "alice", "conditions": [{"might_at_least": 20, "of": "u"}]})
+    board = {"ruleset": "halving", "players": ["alice"], "effects": effects,
+             "objects": [{"id": "u", "name": "U", "type": "unit", "owner": "alice", "zone": "base", "might": 3}]}
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(board))
+    asp, ref = (json.loads(riftasp("resolve", path, "--json", "--engine", e).stdout) for e in ("asp", "reference"))
+    rows = lambda res: [(a["effect"], a["step"], a["before"], a["after"], a["reasons"])  # noqa: E731
+                        for a in res["applied"]["u"]]
+    assert asp["objects"] == ref["objects"] and rows(asp) == rows(ref)
+    assert asp["objects"]["u"]["might"] == 43 and asp["objects"]["u"]["keywords"] == {"Tank": 1}
+    # Tank comes back (an earlier stage: a recheck) right after the increase that reaches 20.
+    assert [r for r in rows(asp) if r[0] == "tank"] == [("tank", 18, {}, {"Tank": 1}, ["timestamp", "recheck", "unblocked"])]
+    assert rows(asp)[16][1:4] == (17, 19, 20)
+    probe = subprocess.run([sys.executable, "-c", CHAIN_PROBE, str(path)], capture_output=True, text=True,
+                           env={**os.environ, "RIFTASP_RULESETS": str(FOLDER)}, timeout=120)  # fmt: skip
+    counted = json.loads(probe.stdout)
+    assert counted["worlds"] > 0 and counted["steps"] < 20, counted
