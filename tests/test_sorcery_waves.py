@@ -311,3 +311,83 @@ def ring_variants(draw: Any) -> Any:
 @given(ring_variants())
 def test_drawn_boards_around_a_ring_give_the_answer_of_picking_one_at_a_time(board):
     both(board)
+
+
+# A place the at-rest rule gives (docs/semantics-sorcery.md §9, "A run"): where an earlier pick of
+# the run ends the ability that gives it, the run goes on without that effect up to the next
+# place it may take. Both boards reduced from generated realms where the run stopped there.
+def gorgons(oid: str, since: int, row: int, column: int, owner: str = "bob", rest: bool = False,
+            name: str = "Stone-gaze Gorgons") -> dict:
+    return card(oid, name, owner, since, row, column) | ({"at_rest": True} if rest else {})
+
+
+def resting_realm(objects: list[dict], rows: int, columns: int) -> Any:
+    return board_from_dict({"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
+                            "realm": {"rows": rows, "columns": columns}, "objects": objects})
+
+
+def test_an_at_rest_winner_older_than_the_one_it_beats_keeps_its_place_when_that_one_goes():
+    # m2_0's Gorgons beat m6_0's (at rest) but are older: their place is their own key. The
+    # Sisters (older still) end both; m2_0's place was taken for lost, and the run stopped there.
+    board = resting_realm([
+        card("m1_0", "Sisters of Silence", "bob", 4, 1, 2), gorgons("m2_0", 5, 1, 3),
+        gorgons("m6_0", 18, 2, 2, rest=True), gorgons("m14_1", 38, 3, 5), gorgons("m18_0", 47, 4, 4, "alice"),
+    ], 4, 5)
+    asp, steps = both(board)
+    assert [(effect, o, before["abilities"], after["abilities"]) for _, effect, o, before, after in rows(asp)] == [
+        ("m1_0.silence_nearby", "m2_0", ["m2_0.stone_gaze"], []),
+        ("m1_0.silence_nearby", "m6_0", ["m6_0.stone_gaze"], [])]
+    assert steps == 3  # was 4
+
+
+def test_a_run_goes_past_a_lost_place_up_to_the_next_place_it_may_take():
+    # m17_0's Gorgons (not at rest) beat the older m8_0's (at rest): placed just before them. The
+    # Sisters m7_0, older than both, end both abilities: m17_0's place is lost and its next place
+    # is its own key. The run goes on to m14_0's Sisters (between them) instead of stopping.
+    board = resting_realm([
+        card("m7_0", "Sisters of Silence", "bob", 22, 1, 8), gorgons("m8_0", 24, 1, 9, "alice", rest=True),
+        card("m14_0", "Sisters of Silence", "alice", 43, 2, 5), gorgons("m17_0", 50, 2, 8, "alice"),
+        card("x22", "Silence", "alice", 66, 3, 3), gorgons("m23_0", 68, 3, 4, name="Hillock Basilisk"),
+    ], 9, 10)
+    asp, steps = both(board)
+    assert [(step, effect, o) for step, effect, o, *_ in rows(asp)] == [
+        (1, "m7_0.silence_nearby", "m8_0"), (2, "m7_0.silence_nearby", "m17_0"),
+        (3, "m14_0.silence_nearby", "m23_0"), (4, "x22.hush", "m23_0")]
+    reasons = {(a["effect"], o): a["reasons"] for o, apps in asp["applied"].items() for a in apps}
+    assert all(r == ["timestamp"] for r in reasons.values())
+    assert steps == 3  # was 4
+
+
+def test_a_lost_place_whose_next_place_is_its_own_key_rejoins_the_run_there():
+    # Both Basilisk m0_1 and the Gorgons m6_0 (not at rest) beat the older m0_0 (at rest): each
+    # is placed just before it, m0_1 first. m0_1 ends m0_0's gaze, so m6_0's place is lost; it
+    # beats nothing else, so it goes at its own key, and nothing between may end it or change
+    # what it reads: it applies in the same step, after m0_1, and counts as older no more.
+    board = resting_realm([
+        gorgons("m0_0", 2, 1, 1, rest=True, name="Hillock Basilisk"), gorgons("m0_1", 4, 1, 1, name="Hillock Basilisk"),
+        gorgons("m6_0", 22, 2, 2),
+    ], 4, 5)
+    asp, steps = both(board)
+    assert [(a["step"], a["effect"], a["reasons"], a["before"]["abilities"], a["after"]["abilities"])
+            for a in asp["applied"]["m0_0"]] == [
+        (1, "m0_1.gaze", ["timestamp", "at_rest"], ["m0_0.gaze"], []),
+        (2, "m6_0.stone_gaze", ["timestamp"], [], [])]
+    assert steps == 3  # 4 when it waited for the next step
+
+
+def test_a_lost_place_rejoins_the_run_just_before_the_next_one_it_beats_where_nothing_else_ends_that_one():
+    # The Basilisk i (not at rest) beats b1 and b2 (at rest, both older): placed just before b1.
+    # A silence older than all ends b1's gaze: i's next place is just before b2, and nothing
+    # before that ends b2's gaze but i itself. i applies there in the same step: b1 first (no
+    # longer an ability to end), then b2.
+    board = board_from_dict({
+        "ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice", "realm": {"rows": 2, "columns": 3},
+        "objects": [gorgons("b1", 1, 1, 1, rest=True, name="Hillock Basilisk"),
+                    gorgons("b2", 3, 1, 1, rest=True, name="Hillock Basilisk"), gorgons("i", 5, 1, 2, name="Hillock Basilisk")],
+        "effects": [spell("hush", {"op": "silence"}, 0, ids=["b1"])]})
+    asp, steps = both(board)
+    assert [(step, effect, o, before["abilities"], after["abilities"]) for step, effect, o, before, after in rows(asp)] == [
+        (1, "hush", "b1", ["b1.gaze"], []), (2, "i.gaze", "b1", [], []), (3, "i.gaze", "b2", ["b2.gaze"], [])]
+    reasons = {o: a["reasons"] for o, apps in asp["applied"].items() for a in apps if a["effect"] == "i.gaze"}
+    assert reasons == {"b1": ["timestamp", "at_rest"], "b2": ["timestamp", "at_rest"]}
+    assert steps == 3  # 4 when it waited for the next step
