@@ -349,3 +349,34 @@ def test_a_text_that_copies_its_own_object_applies_once_on_each_object(engine):
                     (5, "echoing@soldier", "soldier", "copy")]
     assert out["objects"]["soldier"]["name"] == "Echo" and out["objects"]["soldier"]["power"] == 2
     assert check(board_from_dict(SELF_COPYING_TEXT), out) == []
+
+
+# Found by CI's thorough run: a removal's position (§3) is judged by every ability its targets
+# hold, one that has applied already included. o0 becomes a copy of Mimic (a minion whose text
+# copies Mimic again, `mimicry@o0`, which applies at once in layer 1); the silence from o0 then
+# names o0, so it belongs just before layer 1, and waits for power (its condition) to after
+# layer 6. The ASP side passed over an ability a copy brought once it had applied, and its row
+# lost `before_layer`.
+COPIED_AND_SILENCED = {
+    "ruleset": "sorcery", "players": ["alice", "bob"],
+    "objects": [{"id": "o0", "card": "Infusion Factory", "owner": "alice", "zone": "realm", "row": 1, "column": 1,
+                 "since": 0},
+                {"id": "o1", "card": "Infusion Factory", "owner": "alice", "zone": "realm", "row": 1, "column": 2,
+                 "since": 0},
+                {"id": "mimic", "name": "Mimic", "type": "minion", "power": 0, "owner": "alice", "zone": "banished",
+                 "rules_text": [{"id": "mimicry", "op": {"op": "copy", "of": "mimic"}}]}],
+    "effects": [{"id": "e0", "op": {"op": "silence"}, "source": "o0",
+                 "target": {"filter": {"near": "nearby", "of_type": "minion"}},
+                 "conditions": [{"power_at_most": 0, "of": "target"}], "timestamp": 0, "controller": "alice"},
+                {"id": "e1", "op": {"op": "copy", "of": "mimic"}, "target": {"ids": ["o0"]}, "timestamp": 0,
+                 "controller": "alice"}],
+}
+
+
+@pytest.mark.parametrize("engine", ["asp", "reference"])
+def test_a_removal_is_placed_by_an_ability_its_target_holds_that_has_applied_already(engine):
+    out = answer(COPIED_AND_SILENCED, engine)
+    rows = [(r["step"], r["effect"], r["layer"], r["sublayer"], r["reasons"]) for r in out["applied"]["o0"]]
+    assert rows == [(1, "e1", "copy", None, ["timestamp"]), (2, "mimicry@o0", "copy", None, ["timestamp"]),
+                    (3, "e0", "power", "after", ["timestamp", "before_layer", "waited"])]
+    assert out["objects"]["o0"]["abilities"] == []
