@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NoReturn
+from typing import Any
 
 import typer
 
 # Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
-# `resolve` load no more of riftasp than they need; these names are only annotations here.
-if TYPE_CHECKING:
-    from .model import Board
-    from .result import Resolution
+# `resolve` load no more of riftasp than they need; what the commands share is in
+# riftasp.commands, which imports no typer (riftasp.launch runs `resolve` without it).
+from .commands import TIME_LIMIT, emit_json, fail, load, plain_resolve, positive, resolve_boards, run_engine, run_plain
 
 
 class _Riftasp(typer.Typer):
@@ -27,132 +22,26 @@ class _Riftasp(typer.Typer):
     typer (0.29) converts every parameter but a flag through a pydantic TypeAdapter: importing
     pydantic and building the adapters costs ~80 ms, a third of the start-up budget
     (bench/coldstart.py). A command line of only board paths and `--json` needs no conversion,
-    so it calls `resolve` directly, ending as typer's main would (exit code, Ctrl-C, closed
-    pipe); anything else (other options, --help, usage errors, shell completion) goes through
-    typer. Tests using typer's CliRunner do not come here; those running `python -m riftasp.cli`
-    (main) do.
+    so it runs riftasp.commands.run_plain, ending as typer's main would (exit code, Ctrl-C,
+    closed pipe); anything else (other options, --help, usage errors, shell completion) goes
+    through typer. The `riftasp` program takes the shortcut before it imports typer at all
+    (riftasp.launch); `python -m riftasp.cli` takes it here. Tests using typer's CliRunner do not
+    come here.
     """
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        plain = None if args or kwargs else _plain_resolve(sys.argv[1:])
+        plain = None if args or kwargs else plain_resolve(sys.argv[1:])
         if plain is None:
             return super().__call__(*args, **kwargs)
-        code = 0
-        try:
-            resolve(plain[0], as_json=plain[1], engine="asp", time_limit=None)
-        except typer.Exit as done:
-            code = done.exit_code
-        except KeyboardInterrupt:
-            code = 130
-        except BrokenPipeError:  # as click's main: a closed stdout (`| head`) ends quietly
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            code = 1
-        sys.exit(code)
-
-
-def _plain_resolve(argv: list[str]) -> tuple[list[Path], bool] | None:
-    """(boards, --json) when `argv` is `resolve`, board paths (or -) and at most `--json`."""
-    if argv[:1] != ["resolve"] or any(k.endswith("_COMPLETE") for k in os.environ):  # completion: typer's
-        return None
-    boards = [arg for arg in argv[1:] if arg != "--json"]
-    if not boards or any(not arg or (arg.startswith("-") and arg != "-") for arg in boards):
-        return None
-    return [Path(arg) for arg in boards], len(boards) < len(argv) - 1
+        sys.exit(run_plain(*plain))
 
 
 # Plain click messages (no boxes): usage errors stay a few plain lines.
 app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                help="Resolve card characteristics through the layer system, declaratively.")
 
-ENGINES = ("asp", "reference")
-# Exit codes (README): 0 done, 1 engines disagree (crosscheck, fuzz), 2 bad input or usage,
-# 3 internal error in the encoding, 4 time limit reached.
-BAD_INPUT, INTERNAL_ERROR, TIME_LIMIT = 2, 3, 4
 BOARD_HELP = "A board: .json, .yaml or .lp facts; - reads JSON from standard input"
 TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_LIMIT})"
-
-
-def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
-    from .present import printable
-
-    typer.echo(printable(message), err=True)
-    raise typer.Exit(code)
-
-
-def load(path: Path) -> Board:
-    from .board_io import BoardError, load_board
-
-    try:
-        return load_board(path)
-    except BoardError as err:
-        fail(str(err))
-
-
-def engine_for(name: str) -> Callable[[Board], Resolution]:
-    if name == "asp":
-        from .resolve import resolve
-
-        return resolve
-    if name == "reference":
-        from .reference import resolve as reference_resolve
-
-        return reference_resolve
-    fail(f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}")
-
-
-def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Resolution:
-    from .limits import TimeLimitExceeded
-    from .rulesets import UnsupportedRuleset
-    from .solver import EncodingError
-
-    resolve = engine_for(engine)
-    try:
-        if engine == "asp":  # checks its limit between ground calls
-            return resolve(board, time_limit=time_limit)
-        with _alarm(time_limit):  # plain Python: interrupted by a signal
-            return resolve(board)
-    except EncodingError as err:
-        fail(f"{board.source}: internal error in the encoding: {err}", code=INTERNAL_ERROR)
-    except TimeLimitExceeded as err:
-        fail(f"{board.source}: --time-limit: {err} ({engine} engine)", code=TIME_LIMIT)
-    except UnsupportedRuleset as err:
-        fail(f"{board.source}: ruleset: {err}")
-
-
-@contextmanager
-def _alarm(seconds: float | None) -> Iterator[None]:
-    """Raise TimeLimitExceeded in the main thread after `seconds` (where signals allow it).
-
-    Only for pure-Python engines: a signal handler raising inside a clingo call would abort.
-    """
-    from .limits import TimeLimitExceeded
-
-    main_thread = threading.current_thread() is threading.main_thread()
-    if seconds is None or not hasattr(signal, "setitimer") or not main_thread:
-        yield
-        return
-
-    def ring(_signal: int, _frame: object) -> None:
-        raise TimeLimitExceeded(seconds)
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def positive(value: float | None, option: str) -> float | None:
-    """A number of seconds must be > 0 (a negative one would mean "no time at all")."""
-    if value is not None and not value > 0:
-        fail(f"{option}: must be a positive number of seconds, got {value:g}")
-    return value
-
-
-def emit_json(data) -> None:
-    typer.echo(json.dumps(data, indent=2, sort_keys=False))
 
 
 @app.command()
@@ -163,43 +52,7 @@ def resolve(
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Every object's current characteristics, for one board or many (resolved in batches)."""
-    from .present import resolution_text
-
-    positive(time_limit, "--time-limit")
-    if len(boards) == 1 and not boards[0].is_dir():
-        res = run_engine(load(boards[0]), engine, time_limit)
-        emit_json(res.to_json()) if as_json else typer.echo(resolution_text(res))
-        return
-    from .crosscheck import board_files  # not for one file: it imports the engines' modules
-
-    files = board_files(boards)
-    if not files:
-        fail("no board files found in " + ", ".join(map(str, boards)))
-    loaded = [load(path) for path in files]
-    for board, res in zip(loaded, run_many(loaded, engine, time_limit)):
-        if as_json:  # one line per board, its file first
-            typer.echo(json.dumps({"board": board.source, **res.to_json()}))
-        else:
-            typer.echo(f"== {board.source}\n{resolution_text(res)}\n")
-
-
-def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list[Resolution]:
-    """Several boards: the ASP resolver takes them in batches (riftasp.batch)."""
-    if engine != "asp":
-        return [run_engine(board, engine, time_limit) for board in boards]
-    from .batch import resolve_many
-    from .limits import TimeLimitExceeded
-    from .rulesets import UnsupportedRuleset
-    from .solver import EncodingError
-
-    try:
-        return resolve_many(boards, time_limit=time_limit)
-    except UnsupportedRuleset as err:
-        fail(f"ruleset: {err}")
-    except EncodingError as err:
-        fail(f"internal error in the encoding: {err}", code=INTERNAL_ERROR)
-    except TimeLimitExceeded as err:
-        fail(f"--time-limit: {err} ({engine} engine, one batch)", code=TIME_LIMIT)
+    resolve_boards(boards, as_json, engine, time_limit)
 
 
 @app.command()
