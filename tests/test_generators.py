@@ -57,6 +57,7 @@ def test_every_hard_class_occurs_in_300_boards(corpus):
     assert sum(n for objects, n in sizes.items() if objects <= 4) >= 0.9 * len(corpus), sizes
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("name", [m for m in MOTIFS if m in CLASSES])
 def test_each_class_generator_builds_its_class(name):
     built = draw(class_boards(name), budget(30, 200), seed=1)
@@ -144,6 +145,7 @@ def test_the_default_profile_draws_every_name(corpus):
     assert missing == []
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("name", RIFTBOUND_NAMES)
 def test_a_profile_leaves_out_what_it_names(name):
     profile = Profile(frozenset({name}))

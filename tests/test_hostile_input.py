@@ -412,6 +412,7 @@ def ground_terms(draw: st.DrawFn, depth: int = 3) -> str:
     return f"{draw(NAMES)}({gap}{inner}{gap})" if kind == "function" else f"({gap}{inner}{gap})"
 
 
+@pytest.mark.thorough
 @settings(max_examples=budget(60, 600), deadline=None)
 @given(st.lists(st.tuples(NAMES, st.lists(ground_terms(), min_size=1, max_size=3), SPACE), min_size=1, max_size=5))
 def test_plain_facts_read_as_clingo_reads_them(facts: list[tuple[str, list[str], str]]):

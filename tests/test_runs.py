@@ -298,7 +298,8 @@ def stacks(draw: st.DrawFn) -> Any:
     return board([unit("u", might), unit("v", 1)], effects)
 
 
-@settings(max_examples=budget(25, 400), deadline=None, database=None,
+@pytest.mark.thorough
+@settings(max_examples=budget(12, 400), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(stacks())
 def test_drawn_stacks_on_one_number_give_the_one_by_one_trace(b):

@@ -85,6 +85,7 @@ def test_every_example_s_stored_outputs_agree_and_keep_sorcery_s_invariants(path
     assert check(board, asp) == [] and check(board, reference) == []
 
 
+@pytest.mark.thorough
 @boards_settings(budget(40, 300))
 @given(data=sorcery_boards(profile=Profile(without=frozenset({"conditions", "gear", "gain_control", "filters"}),
                                            max_objects=3, max_effects=1)))
