@@ -34,7 +34,7 @@ def test_every_example_resolves_in_a_batch_as_it_does_alone():
 def test_generated_boards_resolve_in_batches_as_they_do_alone():
     # The fuzzing corpus reaches copies, loops, control changes and withdrawals (lost support,
     # paradoxes), so batches hold boards that need several rounds beside boards that need one.
-    boards = generated(budget(16, 300), seed=7)
+    boards = generated(budget(8, 300), seed=7)
     alone, together = alone_and_together(boards, batch_size=25)
     assert [i for i, (a, b) in enumerate(zip(alone, together)) if a != b] == []
 

@@ -86,7 +86,7 @@ def test_board_files_searches_folders_recursively(tmp_path):
 
 # ---- (b) the ASP resolver and the reference engine on generated boards -----------------------
 
-ASP_VS_REFERENCE_BOARDS = budget(60, 2000)
+ASP_VS_REFERENCE_BOARDS = budget(30, 2000)
 
 
 @pytest.mark.thorough
