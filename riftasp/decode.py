@@ -235,7 +235,8 @@ def _paradoxes(rows: list[tuple], name) -> list[list[str]]:
     sets: dict[Term, set[str]] = defaultdict(set)
     for pid, inst, _ in rows:
         sets[pid].add(name(inst))
-    return sorted(sorted(members) for members in sets.values())
+    # (Two records may name the same set: the ring found from each of its withdrawn members.)
+    return [list(m) for m in sorted({tuple(sorted(members)) for members in sets.values()})]
 
 
 def _ability_name(effect: Term, holder: str, copied: set[Term]) -> str:

@@ -192,7 +192,10 @@ def _board_zones() -> frozenset[str]:
 class Settings:
     """Ruleset readings where the rules leave a choice (see docs/semantics.md)."""
 
-    condition_timing: str = "settled"  # "settled" | "immediate"
+    # "as_able" (apply as soon as able, then remove what no longer applies: RB 471.1/471.3),
+    # "settled" (a condition waits for what could still change it) or "immediate" (judged only
+    # when its effect applies). docs/semantics.md §6, step 3.
+    condition_timing: str = "as_able"
 
 
 @dataclass(frozen=True)

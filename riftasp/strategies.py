@@ -290,9 +290,12 @@ def boards(draw: st.DrawFn, max_objects: int | None = None, max_effects: int | N
         if _sometimes(draw, 3):
             ongoing.append(draw(effect_genes(profile)))
         objects = objects[:max_objects]
-    # Rechecks differ most between the two readings of conditions (docs/semantics.md §8).
-    immediate = profile.allows("immediate") and _sometimes(draw, 5)
-    return _build(objects, ongoing, immediate, max_effects, profile)
+    # Rechecks differ most between the readings of conditions (docs/semantics.md §6, step 3):
+    # the default (as_able) four boards in five, else settled or immediate.
+    timing = None
+    if profile.allows("immediate") and _sometimes(draw, 5):
+        timing = draw(st.sampled_from(["immediate", "settled"]))
+    return _build(objects, ongoing, timing, max_effects, profile)
 
 
 # ---- the hard classes (issue 7): genes built around one shape ----------------------------------
@@ -804,7 +807,7 @@ def _restrict_effect(gene: dict[str, Any], profile: Profile) -> dict[str, Any] |
 def _build(
     object_genes: list[dict[str, Any]],
     ongoing_genes: list[dict[str, Any]],
-    immediate: bool,
+    timing: str | None,
     max_effects: int,
     profile: Profile = _DEFAULT,
 ) -> dict[str, Any]:
@@ -818,8 +821,8 @@ def _build(
     for number, (holder, gene) in enumerate(placed[:max_effects], 1):
         _build_effect(gene, f"e{number}", holder, slots, ongoing)
     board: dict[str, Any] = {"ruleset": _RULESET}
-    if immediate and profile.allows("immediate"):
-        board["settings"] = {"condition_timing": "immediate"}
+    if timing is not None and (timing != "immediate" or profile.allows("immediate")):
+        board["settings"] = {"condition_timing": timing}
     board |= {"players": list(PLAYERS), "active_player": "alice", "objects": objects}
     if ongoing:
         board["effects"] = ongoing
@@ -937,4 +940,4 @@ def class_boards(draw: st.DrawFn, name: str, profile: Profile | None = None) -> 
     """A board built around one hard class ("A".."G", see `MOTIFS`), without noise."""
     profile = profile or _DEFAULT
     objects, ongoing = draw(MOTIFS[name][0](profile))
-    return _build(objects, ongoing, False, profile.max_effects, profile)
+    return _build(objects, ongoing, None, profile.max_effects, profile)

@@ -48,7 +48,7 @@ from riftasp.schema import board_schema
 
 SPEC_EXAMPLE = {
     "ruleset": "riftbound",
-    "settings": {"condition_timing": "settled"},
+    "settings": {"condition_timing": "as_able"},
     "players": ["alice", "bob"],
     "active_player": "alice",
     "objects": [
@@ -150,7 +150,7 @@ def test_defaults_controller_is_owner_and_text_targets_self_or_bearer():
     assert u1.controller == "alice" and u1.since == 0
     assert u1.rules_text[0].target == Target("self")
     assert g1.effect_text[0].target == Target("bearer")
-    assert board.ruleset == "riftbound" and board.settings == Settings("settled")
+    assert board.ruleset == "riftbound" and board.settings == Settings("as_able")
 
 
 def board_with_default_stamps() -> dict[str, Any]:
@@ -384,7 +384,7 @@ ERRORS: list[tuple[str, Break, str, bool]] = [
     ("unknown condition timing",
      lambda b: b.update(settings={"condition_timing": "eventually"}),
      "board.json: settings.condition_timing: unknown condition timing 'eventually'; expected one of "
-     "settled, immediate", True),
+     "settled, immediate, as_able", True),
     ("unknown ruleset",
      lambda b: b.update(ruleset="mtg"),
      f"board.json: ruleset: unknown ruleset 'mtg'; known rulesets: {', '.join(rulesets())}", True),
@@ -865,7 +865,7 @@ def boards(draw) -> Board:
         objects=tuple(objects),
         effects=ongoing,
         ruleset=ruleset,
-        settings=Settings(draw(st.sampled_from(["settled", "immediate"]))),
+        settings=Settings(draw(st.sampled_from(["as_able", "settled", "immediate"]))),
         source="generated",
     )
     reach = might_reach(board)

@@ -31,9 +31,13 @@ def plus(amount: int = 1) -> dict:
     return {"op": "plus", "amount": amount}
 
 
-def board(objects: list[dict], effects: list[dict]) -> Any:
-    return board_from_dict({"ruleset": "riftbound", "players": ["alice"], "objects": objects,
-                            "effects": effects})
+def board(objects: list[dict], effects: list[dict], timing: str | None = None) -> Any:
+    """A board; `timing` a reading of conditions (docs/semantics.md §6, step 3) other than the
+    default `as_able`: the chains below that wait on one another are `settled`'s."""
+    data = {"ruleset": "riftbound", "players": ["alice"], "objects": objects, "effects": effects}
+    if timing is not None:
+        data["settings"] = {"condition_timing": timing}
+    return board_from_dict(data)
 
 
 def trace(resolution: dict) -> dict:
@@ -127,7 +131,7 @@ def test_a_stack_whose_conditions_hold_all_the_way_goes_in_few_steps():
     # Each +1 reads the Might every other one writes (the conditions wait for one another:
     # unblocked); at 1 Might and more, "at least 1 Might" holds at every value the stack reaches.
     b = board([unit("u", 1)], [effect(f"e{i}", plus(), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
-                               for i in range(30)])
+                               for i in range(30)], timing="settled")
     steps = assert_as_one_by_one(b)
     asp, _ = solved(b)
     assert asp["objects"]["u"]["might"] == 31
@@ -157,7 +161,7 @@ def test_a_condition_that_turns_true_on_the_way_stops_the_chain_before_it():
     effects = [effect(f"e{i}", plus(), "u", i + 1) for i in range(10)]
     effects.append(effect("gain", {"op": "gain_keywords", "keywords": ["Ganking"]}, "u", 0,
                           conditions=[{"might_at_least": 5, "of": "u"}]))
-    b = board([unit("u", 1)], effects)
+    b = board([unit("u", 1)], effects, timing="settled")
     assert_as_one_by_one(b)
     asp, _ = solved(b)
     assert asp["objects"]["u"]["keywords"] == {"Ganking": 1}
@@ -173,7 +177,7 @@ def test_what_a_chain_member_depended_on_includes_the_one_before_it_in_the_run()
     effects = [effect("e0", plus(), "u", 0), effect("e1", plus(), "u", 1, **cond(0))]
     effects += [effect(f"e{i}", plus(), "u", 0, **(cond(0) if i == 4 else {})) for i in range(2, 9)]
     effects.append(effect("e9", plus(), "u", 0, **cond(1)))
-    b = board([unit("u", 0)], effects)
+    b = board([unit("u", 0)], effects, timing="settled")
     assert_as_one_by_one(b)
     asp, _ = solved(b)
     e9 = next(r for r in asp["applied"]["u"] if r["effect"] == "e9")
@@ -187,7 +191,7 @@ def test_a_chain_too_short_to_be_asked_is_not_taken_as_steady():
     effects = [effect("e0", plus(), "u", 0), effect("e1", plus(), "u", 0, **cond), effect("e2", plus(), "u", 0),
                effect("e3", plus(), "u", 1, **cond), effect("e4", capped(1, 5), "u", 0, **cond),
                effect("e5", plus(), "u", 0)]
-    b = board([unit("u", 0), unit("v", 1)], effects)
+    b = board([unit("u", 0), unit("v", 1)], effects, timing="settled")
     assert_as_one_by_one(b)
     asp, _ = solved(b)
     assert asp["objects"]["u"]["might"] == 5
@@ -304,3 +308,20 @@ def stacks(draw: st.DrawFn) -> Any:
 @given(stacks())
 def test_drawn_stacks_on_one_number_give_the_one_by_one_trace(b):
     assert_as_one_by_one(b)
+
+
+@pytest.mark.parametrize("timing", ["as_able", "immediate"])
+def test_the_chains_above_give_the_one_by_one_trace_with_the_other_readings(timing):
+    # The same boards with conditions judged as soon as able (the default) or only when they
+    # apply: the runs and chains save steps, never change an answer.
+    cond = lambda t: {"conditions": [{"might_at_least": t, "of": "u"}]}  # noqa: E731
+    stacks = [
+        [effect(f"e{i}", plus(), "u", i + 1, **cond(1)) for i in range(30)],
+        [effect(f"e{i}", plus(), "u", i + 1) for i in range(10)]
+        + [effect("gain", {"op": "gain_keywords", "keywords": ["Ganking"]}, "u", 0, **cond(5))],
+        [effect("e0", plus(), "u", 0), effect("e1", plus(), "u", 0, **cond(0)), effect("e2", plus(), "u", 0),
+         effect("e3", plus(), "u", 1, **cond(0)), effect("e4", capped(1, 5), "u", 0, **cond(0)),
+         effect("e5", plus(), "u", 0)],
+    ]
+    for effects in stacks:
+        assert_as_one_by_one(board([unit("u", 1), unit("v", 1)], effects, timing=timing))

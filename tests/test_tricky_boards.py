@@ -4,7 +4,10 @@ class, so that a fix obeys the rule and not just the example."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from riftasp.board_io import board_from_dict
+from riftasp.model import Settings
 
 from conftest import example, run
 
@@ -56,10 +59,15 @@ def test_a_a_keyword_bonus_goes_with_its_keyword(engine):
     res = run(example("lost-support-shield-lost-to-tank"), engine)
     assert state(res, "u1") == ("U1", 5, (), {"Tank": 1})
     assert res.objects["u1"].mighty
-    assert res.withdrawn == {"u1": ["keyword:Shield:u1"]}
+    # As soon as able (the default): the buff (listed before the Shield bonus, both at 0) makes u1
+    # Mighty, Tank and the loss of Shield come back as rechecks, and the bonus never applies.
+    assert res.withdrawn == {} and res.withdrawals == []
     assert effects(res, "u1") == ["buff:u1", "tank-while-mighty", "lose-shield-while-tank"]
     assert res.paradoxes == []
-    [w] = res.withdrawals
+    # settled: the bonus applies first, loses its keyword and is withdrawn (the same values).
+    settled = run(replace(example("lost-support-shield-lost-to-tank"), settings=Settings("settled")), engine)
+    assert state(settled, "u1") == ("U1", 5, (), {"Tank": 1})
+    [w] = settled.withdrawals
     assert (w.effect, w.failed, w.because) == ("keyword:Shield:u1", ("existence",), ("lose-shield-while-tank",))
 
 

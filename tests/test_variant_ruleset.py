@@ -212,7 +212,7 @@ def test_a_chain_whose_reader_does_not_say_where_it_changes_asks_it_value_by_val
     assert asp["objects"] == ref["objects"] and rows(asp) == rows(ref)
     assert asp["objects"]["u"]["might"] == 43 and asp["objects"]["u"]["keywords"] == {"Tank": 1}
     # Tank comes back (an earlier stage: a recheck) right after the increase that reaches 20.
-    assert [r for r in rows(asp) if r[0] == "tank"] == [("tank", 18, {}, {"Tank": 1}, ["timestamp", "recheck", "unblocked"])]
+    assert [r for r in rows(asp) if r[0] == "tank"] == [("tank", 18, {}, {"Tank": 1}, ["timestamp", "recheck"])]
     assert rows(asp)[16][1:4] == (17, 19, 20)
     probe = subprocess.run([sys.executable, "-c", CHAIN_PROBE, str(path)], capture_output=True, text=True,
                            env={**os.environ, "RIFTASP_RULESETS": str(FOLDER)}, timeout=120)  # fmt: skip

@@ -24,7 +24,7 @@ from ..operations import OPERATIONS
 from ..ruleset_data import board_vocabulary
 from ..rulesets import object_fields
 
-CONDITION_TIMINGS = ("settled", "immediate")
+CONDITION_TIMINGS = ("settled", "immediate", "as_able")
 # Conditions say "you" for the effect's controller, so no player may be called that.
 RESERVED_PLAYERS = ("you",)
 # riftasp names instances `buff:<id>`, `bonus:<gear>`, `keyword:<K>:<id>` and `<effect>@<holder>`:

@@ -273,7 +273,7 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
     if any(state.held[o] is None for o in index.on_board):
         skipped.append("existence of abilities on objects whose abilities are unknown (no 'abilities' and "
                        "no complete trace)")
-    settled = index.settled
+    settled = index.conditions_at_end
     if not settled:
         skipped.append("conditions of applied instances (condition_timing = immediate judges them only "
                        "when they apply)")

@@ -79,7 +79,9 @@ class BoardIndex:
         rules = keyword_rules(board.ruleset)
         self.summing = rules.summing
         self.bonus = dict(rules.bonus)  # keyword -> status
-        self.settled = board.settings.condition_timing == "settled"
+        # Conditions are judged again in the final state unless the board's reading judges them
+        # only when an effect applies (`immediate`, docs/semantics.md §6).
+        self.conditions_at_end = board.settings.condition_timing != "immediate"
         # Attachments: gear -> bearer (both on the board, validated), bearer -> its gear.
         self.bearer: dict[str, str] = {}
         self.gear_on: dict[str, list[str]] = {}

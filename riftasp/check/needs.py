@@ -2,8 +2,10 @@
 through reads of characteristics that something on the board could write.
 
 The reads and writes are computed from the board alone, following §4 ("Reads and writes") and §5
-("could target", which judges only the target kind, listed ids, zone, location and `other`;
-abilities a copy could bring count as held, through copies of copies). O needs Q (Q != O, Q on the
+("could target": the target kind, listed ids, zone, location and `other` as they are; a filter's
+type, tag and friendly/enemy against every value the object and the instance could ever have —
+printed, brought by a copy, set or added by something that could target it; abilities a copy
+could bring count as held, through copies of copies). O needs Q (Q != O, Q on the
 board) when an instance that could target O reads a characteristic of Q that some instance on
 the board could write. Status is never written.
 """
@@ -29,6 +31,15 @@ class _Potential:
 class Needs:
     def __init__(self, index: BoardIndex) -> None:
         self.ix = index
+        # What each object on the board could ever have: controllers, tags (grown with copies,
+        # set_controller and add_tag that could target it; types follow from roots()).
+        self.may_controller: dict[str, set[str]] = {}
+        self.may_tags: dict[str, set[str]] = {}
+        for oid in index.on_board:
+            obj = index.objects[oid]
+            self.may_controller[oid] = {obj.controller}
+            self.may_tags[oid] = set(obj.tags)
+        self.copies: dict[str, set[str]] = {o: set() for o in index.order}
         self.potentials = self._potentials()
         self._writes()
         self.edges = self._edges()
@@ -57,8 +68,28 @@ class Needs:
                     continue
                 if f.other and oid == p.holder:
                     continue
+                if not self._may_match(p, f, oid):
+                    continue
             out.append(oid)
         return out
+
+    def _may_match(self, p: _Potential, f, oid: str) -> bool:
+        ix = self.ix
+        if f.card_type is not None and f.card_type not in {ix.objects[r].card_type for r in self.roots(oid)}:
+            return False
+        if f.tag is not None and f.tag not in self.may_tags[oid] and not any(
+                f.tag in ix.objects[r].tags for r in self.roots(oid)):
+            return False
+        if f.relation is not None:
+            if p.kind == "ongoing":
+                mine = {p.effect.controller} if p.effect.controller is not None else set()
+            else:
+                mine = self.may_controller.get(p.holder, set()) if p.holder is not None else set()
+            theirs = self.may_controller[oid]
+            if f.relation == "friendly":
+                return bool(mine & theirs)
+            return any(c != d for c in theirs for d in mine)
+        return True
 
     def _potentials(self) -> list[_Potential]:
         ix = self.ix
@@ -69,11 +100,19 @@ class Needs:
                 held[oid][name] = _Potential(ix.effects[name], kind, oid)
         ongoing = [_Potential(e, "ongoing", e.source) for e in ix.board.effects]
         # copies[X]: the objects X could copy; copiable text follows copies of copies.
-        self.copies: dict[str, set[str]] = {o: set() for o in ix.order}
         while True:
             changed = False
             for p in ongoing + [q for h in held.values() for q in list(h.values())]:
-                if p.effect.op.name != "copy":
+                op = p.effect.op
+                if op.name in ("set_controller", "add_tag"):
+                    grown = self.may_controller if op.name == "set_controller" else self.may_tags
+                    value = op.player if op.name == "set_controller" else op.tag
+                    for x in self.could_target(p):
+                        if value not in grown[x]:
+                            grown[x].add(value)
+                            changed = True
+                    continue
+                if op.name != "copy":
                     continue
                 for x in self.could_target(p):
                     if p.effect.op.of not in self.copies[x]:

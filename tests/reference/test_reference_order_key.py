@@ -128,7 +128,8 @@ def test_two_applications_of_one_instance_in_a_loop_differ_only_by_object():
     u1 = unit("u1", 4, rules_text=[{"id": "a1", "op": PLUS, "conditions": [{"mighty": "u2"}]}])
     u2 = unit("u2", 4, rules_text=[{"id": "a2", "op": PLUS, "conditions": [{"mighty": "u1"}]}])
     effects = [ongoing("p", PLUS, {"ids": ["u1", "u2"]}, 0)]
-    r = resolve(load(board(u2, u1, effects=effects)))
+    # (The auras waiting on each other below are condition_timing = settled's.)
+    r = resolve(load({**board(u2, u1, effects=effects), "settings": {"condition_timing": "settled"}}))
     assert r.object_loops == [["u2", "u1"]]
     steps = sorted((a.step, oid, a.effect) for oid in ("u1", "u2") for a in r.applied[oid])
     assert steps[:2] == [(1, "u2", "p"), (2, "u1", "p")]

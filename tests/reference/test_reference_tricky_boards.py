@@ -59,9 +59,11 @@ A = json.loads(
 def test_a_a_keyword_bonus_whose_keyword_is_lost_is_withdrawn():
     r = run(A)
     assert values(r, "u1") == ("U1", 5, True, (), {"Tank": 1})
-    assert r.withdrawn == {"u1": ["keyword:Shield:u1"]}
-    assert r.paradoxes == []
-    (w,) = r.withdrawals
+    # As soon as able (the default) the Shield bonus, listed after the buff, never applies.
+    assert r.withdrawn == {} and r.paradoxes == []
+    settled = run({**A, "settings": {"condition_timing": "settled"}})
+    assert values(settled, "u1") == ("U1", 5, True, (), {"Tank": 1})
+    (w,) = settled.withdrawals
     assert (w.object, w.effect, w.round, w.failed, w.because) == (
         "u1", "keyword:Shield:u1", 1, ("existence",), ("lose-shield-while-tank",)
     )

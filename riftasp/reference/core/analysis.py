@@ -6,8 +6,10 @@
 - which characteristics some instance could write, the *needs* graph between objects and its
   groups, in calculation order (§5).
 
-"Could target" judges only what no effect changes (target kind, listed ids, zone, location,
-`other`), exactly as §5 prescribes.
+"Could target" judges what no effect changes (target kind, listed ids, zone, location, `other`)
+as it is, and what effects can change (a filter's controller, tag or type) against every value
+it could ever take (§5): printed, brought by a copy, set or added by an instance that could
+target the object. Those values and "could target" grow together to a fixpoint.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ from dataclasses import dataclass, field
 
 from ...model import Board, Effect, Target
 from .chars import Char, Reads, WriteIndex
-from .evaluate import reads
+from .evaluate import conditions_hold, reads, targets
 from .graph import dependency_order, strongly_connected_components
 from .instances import HELD, ONGOING, Instance
 from .layout import Layout, attached_timestamp, lay_out
-from .operators import Copy, GainKeywords
+from .operators import AddMember, Copy, GainKeywords, SetValue
 from .ruleset import Ruleset
-from .state import HeldAbility, ObjState, frozen, own_ability
+from .state import CONTROLLER, HeldAbility, ObjState, frozen, own_ability
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,52 @@ class _Analyser:
         self.bearer = layout.bearer
         operators = self.ruleset.operators
         self.copy_ops = {name for name, op in operators.items() if isinstance(op, Copy)}
+        # What each characteristic of each object on the board could ever be: (object, what) ->
+        # values (single-valued) or members (set-valued); grown by potential_holdings().
+        self.may: dict[tuple[str, str], set[str]] = {}
+        for oid in self.on_board:
+            self.add_printed(oid, oid)
+
+    def add_printed(self, oid: str, root: str, copiable_only: bool = False) -> bool:
+        """Add `root`'s printed values to what `oid` could have; True when something is new."""
+        printed = self.layout.printed(root)
+        families = self.ruleset.families
+        new = False
+        for ch, v in printed.values.items():
+            if copiable_only and ch not in families.copied_values:
+                continue
+            new |= self.may_add(oid, ch, {v})
+        for ch, members in printed.members.items():
+            if copiable_only and ch not in families.copied_members:
+                continue
+            new |= self.may_add(oid, ch, set(members))
+        return new
+
+    def may_add(self, oid: str, what: str, values: set) -> bool:
+        have = self.may.setdefault((oid, what), set())
+        if values <= have:
+            return False
+        have |= values
+        return True
+
+    def may_match(self, effect: Effect, oid: str, controllers: set[str]) -> bool:
+        """Whether the filter's parts that effects can change could ever match `oid`."""
+        f = effect.target.filter
+        for characteristic, member in self.layout.bind(effect)["asks"]:
+            if member not in self.may.get((oid, characteristic), ()):
+                return False
+        if f is not None and f.relation is not None:
+            theirs = self.may.get((oid, CONTROLLER), set())
+            if f.relation == "friendly":
+                return bool(theirs & controllers)
+            return any(c != d for c in theirs for d in controllers)
+        return True
+
+    def instance_controllers(self, effect: Effect, holder: str | None, ongoing: bool) -> set[str]:
+        """The controllers an instance could have: an ongoing effect's own, an ability's holder's."""
+        if ongoing:
+            return {effect.controller} if effect.controller is not None else set()
+        return self.may.get((holder, CONTROLLER), set()) if holder is not None else set()
 
     # -- §3: what each object holds at the start -----------------------------------------------
 
@@ -170,7 +218,14 @@ class _Analyser:
 
     # -- §5: static targeting ------------------------------------------------------------------
 
-    def could_target(self, target: Target, holder: str | None, bearer: str | None) -> list[str]:
+    def could_target(
+        self,
+        target: Target,
+        holder: str | None,
+        bearer: str | None,
+        effect: Effect | None = None,
+        ongoing: bool = False,
+    ) -> list[str]:
         if target.kind == "self":
             return [holder] if holder in self.on_board_set else []
         if target.kind == "bearer":
@@ -178,6 +233,7 @@ class _Analyser:
         if target.kind == "ids":
             return [i for i in dict.fromkeys(target.ids) if i in self.on_board_set]
         f = target.filter
+        controllers = self.instance_controllers(effect, holder, ongoing) if effect is not None else set()
         result = []
         for oid in self.on_board:
             if f is not None:
@@ -187,6 +243,8 @@ class _Analyser:
                 if f.location is not None and obj.location != f.location:
                     continue
                 if f.other and oid == holder:
+                    continue
+                if effect is not None and not self.may_match(effect, oid, controllers):
                     continue
             result.append(oid)
         return result
@@ -204,16 +262,26 @@ class _Analyser:
         }
         # Objects that could become an object's copiable root through a copy.
         self.roots: dict[str, set[str]] = {oid: set() for oid in self.on_board}
+        operators = self.ruleset.operators
         while True:
             changed = False
-            copies = [(e, e.source, self.bearer.get(e.source) if e.source else None)
-                      for e in self.layout.board.effects if e.op.name in self.copy_ops]  # fmt: skip
+            # Every effect that could exist: (effect, holder, bearer, ongoing).
+            every = [(e, e.source, self.bearer.get(e.source) if e.source else None, True)
+                     for e in self.layout.board.effects]  # fmt: skip
             for holder, abilities in self.potential.items():
                 for p in abilities.values():
-                    if p.effect.op.name in self.copy_ops:
-                        copies.append((p.effect, holder, self.ability_bearer(holder, p.origin)))
-            for effect, holder, bearer in copies:
-                for oid in self.could_target(effect.target, holder, bearer):
+                    every.append((p.effect, holder, self.ability_bearer(holder, p.origin), False))
+            for effect, holder, bearer, ongoing in every:
+                operator = operators.get(effect.op.name)
+                is_copy = effect.op.name in self.copy_ops
+                if not (is_copy or isinstance(operator, (SetValue, AddMember))):
+                    continue
+                for oid in self.could_target(effect.target, holder, bearer, effect, ongoing):
+                    if not is_copy:
+                        # A value it sets or a member it adds is one the object could have.
+                        value = getattr(effect.op, operator.field)
+                        changed |= self.may_add(oid, operator.reported, {value})
+                        continue
                     x = _ref(effect.op.of, holder, bearer, oid)
                     if x is None or x not in self.objects:
                         continue
@@ -222,6 +290,8 @@ class _Analyser:
                     if new:
                         self.roots[oid] |= new
                         changed = True
+                        for root in new:
+                            self.add_printed(oid, root, copiable_only=True)
             for holder in self.on_board:
                 for root in self.roots[holder]:
                     for e in self.objects[root].rules_text:
@@ -252,7 +322,7 @@ class _Analyser:
                 bearer=bearer,
                 controller=e.controller,
             )
-            for oid in self.could_target(e.target, src, bearer):
+            for oid in self.could_target(e.target, src, bearer, e, ongoing=True):
                 sources[oid].append(inst)
         for holder in self.on_board:
             for p in self.potential[holder].values():
@@ -269,7 +339,7 @@ class _Analyser:
                     origin=p.origin,
                     supplier=p.supplier,
                 )
-                for oid in self.could_target(p.effect.target, holder, bearer):
+                for oid in self.could_target(p.effect.target, holder, bearer, p.effect):
                     sources[oid].append(inst)
         for oid, inst in self.ruleset.own_instances(self.layout):
             sources[oid].append(inst)
@@ -314,6 +384,28 @@ class _Analyser:
         return needs
 
 
+def never_applies(
+    sources: dict[str, list[Instance]], written: WriteIndex, initial: dict[str, ObjState], layout: Layout
+) -> dict[str, list[Instance]]:
+    """The sources without the applications that can never apply (issue 35, class C2: an effect
+    that can never apply changes nothing): one that reads nothing any instance could write and
+    does not exist, target its object or meet its conditions at the start never will, so it
+    waits for nothing, nothing waits for it and it is in no universe of dependency questions."""
+    view = initial.get
+    out: dict[str, list[Instance]] = {}
+    for oid, insts in sources.items():
+        kept = []
+        for inst in insts:
+            if inst.kind in (HELD, ONGOING) and not any(written.any_writer(r) for r in reads(inst, oid).all):
+                if inst.kind == HELD and inst.name not in initial[inst.holder].held:
+                    continue  # it never exists
+                if not (targets(inst, layout.objects[oid], view) and conditions_hold(inst, oid, view)):
+                    continue
+            kept.append(inst)
+        out[oid] = kept
+    return out
+
+
 def analyse(board: Board, ruleset: Ruleset) -> Analysis:
     layout = lay_out(board, ruleset)
     a = _Analyser(layout)
@@ -321,11 +413,13 @@ def analyse(board: Board, ruleset: Ruleset) -> Analysis:
     a.potential_holdings(held)
     sources = a.sources()
     borne = a.borne_keywords()
-    needs = a.needs(sources, a.potential_writes(sources, borne))
+    written = a.potential_writes(sources, borne)
+    needs = a.needs(sources, written)
     on_board = layout.on_board
     components = strongly_connected_components(on_board, {k: sorted(v) for k, v in needs.items()})
     groups = dependency_order(components, needs, layout.index)
     initial = {oid: layout.printed(oid, frozen(held.get(oid, {}))) for oid in layout.objects}
+    sources = never_applies(sources, written, initial, layout)
     return Analysis(
         layout=layout,
         initial=initial,

@@ -134,3 +134,34 @@ def choose(
         chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members},
                                 {m: failed[m] for m in members}, ring))
     return chosen
+
+
+def ring_through(
+    start: object,
+    nodes: Sequence[object],
+    reads_of: Callable[[object], tuple[Char, ...]],
+    writes_of: Callable[[object], tuple[Char, ...]],
+) -> set:
+    """The applications through which `start` undoes itself: every one it could affect (it writes
+    what they read, directly or through others) that could affect it back — its strongly
+    connected part of the board's could-affect graph (§8: a withdrawn application that would
+    apply in the final state names the ring of its paradox)."""
+    readers = WriteIndex()
+    writers = WriteIndex()
+    for n in nodes:
+        readers.add(reads_of(n), n)
+        writers.add(writes_of(n), n)
+
+    def closure(step: Callable[[object], list]) -> set:
+        seen = {start}
+        todo = [start]
+        while todo:
+            for m in step(todo.pop()):
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return seen
+
+    forward = closure(lambda a: [b for w in writes_of(a) for b in readers.writers(w)])
+    backward = closure(lambda b: [a for r in reads_of(b) for a in writers.writers(r)])
+    return forward & backward

@@ -25,7 +25,7 @@ from ..core.operators import apply_instance
 from ..core.ruleset import Ruleset
 from ..core.state import ObjState
 from ..core.trace import Why, application_of
-from ..core.withdrawal import Component, Failure, choose
+from ..core.withdrawal import Component, Failure, choose, ring_through
 
 # Reuse a group's calculation from the previous round when nothing it depends on changed (exact;
 # off only to test that it is exact).
@@ -107,11 +107,13 @@ class Round:
         withdrawn: frozenset[AppId],
         settled: bool,
         previous: Round | None = None,
+        check_conditions: bool | None = None,
     ):
         self.a = analysis
         self.previous = previous
         self.withdrawn = withdrawn
         self.settled = settled
+        self.check_conditions = settled if check_conditions is None else check_conditions
         self.states: dict[str, ObjState] = dict(analysis.initial)
         self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.layout.on_board}
         self.records: list[Record] = []
@@ -371,7 +373,7 @@ class Round:
                 parts.append(("existence", tuple(reads.existence)))
             if not targets(inst, self.a.layout.objects[oid], view):
                 parts.append(("target", tuple(reads.targeting)))
-            if self.settled:
+            if self.check_conditions:
                 for n, c in enumerate(inst.conditions):
                     if not c.holds(inst, oid, view):
                         parts.append(("condition", tuple(reads.conditions[n])))
@@ -384,6 +386,20 @@ class Round:
         return {obj.id: output(obj, self.states[obj.id]) for obj in self.a.layout.board.objects}
 
 
+def unsupported_ring(analysis: Analysis, record: Record) -> set[str]:
+    """The names of the applications in `record`'s ring (withdrawal.ring_through) among every
+    application that could exist on the board (§5's sources) and `record` itself."""
+    me = (record.inst, record.oid)
+    nodes = [me] + [(inst, oid) for oid, insts in analysis.sources.items() for inst in insts]
+    ring = ring_through(
+        me,
+        nodes,
+        lambda n: analysis.reads(n[0], n[1]).all,
+        lambda n: analysis.writes(n[0], n[1]),
+    )
+    return {inst.name for inst, _ in ring}
+
+
 def resolve(board: Board, ruleset: Ruleset) -> Resolution:
     """Compute every object's characteristics by the procedure of docs/semantics.md."""
     return calculate(board, ruleset)[0]
@@ -393,14 +409,16 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
     """The resolution and the last round (its final states and records, for invariant tests)."""
     analysis = analyse(board, ruleset)
     settled = board.settings.condition_timing == "settled"
+    check_conditions = board.settings.condition_timing != "immediate"
     withdrawn: frozenset[AppId] = frozenset()
     withdrawals: list[Withdrawal] = []
     paradoxical: list[Component] = []
+    withdrawn_records: list[Record] = []
     calc: Round | None = None
     number = 0
     while True:
         number += 1
-        calc = Round(analysis, withdrawn, settled, previous=calc)
+        calc = Round(analysis, withdrawn, settled, previous=calc, check_conditions=check_conditions)
         calc.run()
         failing = calc.failing()
         if not failing:
@@ -420,6 +438,7 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
                 paradoxical.append(component)
             for m in component.members:
                 new.add((m.name, m.oid))
+                withdrawn_records.append(m)
                 withdrawals.append(
                     Withdrawal(
                         object=m.oid,
@@ -432,11 +451,15 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
         # Withdrawn applications never come back, so W only grows and this ends.
         assert not new & withdrawn
         withdrawn = withdrawn | new
-    paradoxes = {
-        tuple(sorted(c.ring))
-        for c in paradoxical
-        if any(calc.holds_in_final_state(m.inst, m.oid) for m in c.members)
-    }
+    reported = [c for c in paradoxical if any(calc.holds_in_final_state(m.inst, m.oid) for m in c.members)]
+    paradoxes = {tuple(sorted(c.ring)) for c in reported}
+    # A withdrawn application that would apply in the final state, and that no reported paradox
+    # holds, leaves a state that is not consistent: the board has no consistent state that these
+    # withdrawals reach, and says so (§8) — with the ring through which it undoes itself.
+    covered = {(m.name, m.oid) for c in reported for m in c.members}
+    for record in withdrawn_records:
+        if (record.name, record.oid) not in covered and calc.holds_in_final_state(record.inst, record.oid):
+            paradoxes.add(tuple(sorted(unsupported_ring(analysis, record))))
     by_object: dict[str, list[str]] = {}
     for oid, name in sorted((o, n) for n, o in withdrawn):
         by_object.setdefault(oid, []).append(name)

@@ -1,0 +1,243 @@
+"""Tricky boards, round two (issue 35): each class's rule (docs/semantics.md §5, §6 step 3, §8),
+its example board with exact values on both engines, further boards of the class, and properties
+stated as the rules over generated boards."""
+
+from __future__ import annotations
+
+import copy as copying
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from budget import budget
+from conftest import example, run
+from riftasp.board_io import board_from_dict
+from riftasp.check import check
+from riftasp.reference.core.analysis import analyse
+from riftasp.reference.registry import ruleset as reference_ruleset
+from riftasp.strategies import boards
+
+
+def unit(oid, might, owner="alice", **extra):
+    return {"id": oid, "name": oid.upper(), "type": "unit", "owner": owner, "zone": "battlefield",
+            "might": might, **extra}
+
+
+def ongoing(eid, ts, op, ids, *conditions, controller="alice"):
+    return {"id": eid, "controller": controller, "timestamp": ts, "op": op, "target": {"ids": ids},
+            "conditions": list(conditions)}
+
+
+def board(objects, effects=(), **top):
+    return board_from_dict({"players": ["alice", "bob"], "objects": objects, "effects": list(effects), **top},
+                           "inline")
+
+
+def values(res, oid):
+    c = res.objects[oid]
+    return c.name, c.might, c.tags, c.keywords
+
+
+# ---- C1. "Could target" judges a filter against what can change ------------------------------
+
+
+def test_c1_a_friendly_filter_nothing_can_make_match_makes_no_loop(engine):
+    # x's "other friendly units +1" can never reach bob's y: no edge, no loop; x copies y after y
+    # became a copy of Z (waiting for Ganking), so x is Z.
+    res = run(example("loop-spurious-friendly-filter"), engine)
+    assert values(res, "x") == ("Z", 6, ("Poro",), {"Ganking": 1})
+    assert values(res, "y") == ("Z", 6, ("Poro",), {"Ganking": 1})
+    assert res.object_loops == [] and res.paradoxes == []
+    assert check(example("loop-spurious-friendly-filter"), res.to_json()) == []
+
+
+def test_c1_a_filter_that_could_match_after_a_control_change_still_makes_the_loop(engine):
+    # The same board with an effect that could give y to alice: the anthem could then reach y,
+    # whose copy reads x — the loop is real and reported.
+    data = json.loads(json.dumps(example_data("loop-spurious-friendly-filter")))
+    data["effects"].append(ongoing("steal-y", 9, {"op": "set_controller", "player": "alice"}, ["y"],
+                                   {"status": "attacking", "of": "x"}))
+    data["objects"][0]["status"] = ["attacking"]
+    res = run(board_from_dict(data, "inline"), engine)
+    assert res.object_loops == [["x", "y"]]
+
+
+def test_c1_a_tag_filter_matches_only_objects_that_could_have_the_tag(engine):
+    # "Mech units get +1" held by m; u could become a Mech only by a tag nothing gives: no need.
+    b = board([unit("m", 2, rules_text=[{"id": "mech-anthem", "op": {"op": "plus", "amount": 1},
+                                          "target": {"filter": {"tag": "Mech"}}}]),
+               unit("u", 3, rules_text=[{"id": "u-pumps-m", "op": {"op": "plus", "amount": 1},
+                                          "target": {"ids": ["m"]}, "conditions": [{"mighty": "self"}]}])])
+    res = run(b, engine)
+    assert res.needs == {} and res.object_loops == []
+    assert (res.objects["m"].might, res.objects["u"].might) == (2, 3)
+    # An add_tag Mech that could reach u makes the need real.
+    tagged = board([*[dict(o) for o in example_objects(b)]],
+                   [ongoing("tag-u", 1, {"op": "add_tag", "tag": "Mech"}, ["u"])])
+    res = run(tagged, engine)
+    assert res.needs.get("m") == ["u"] and res.objects["u"].might == 4
+
+
+def example_data(name):
+    from conftest import EXAMPLES
+
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def example_objects(b):
+    from riftasp.board_io.writing import board_to_dict
+
+    return board_to_dict(b)["objects"]
+
+
+# ---- C2. An effect that can never apply changes nothing --------------------------------------
+
+
+def test_c2_an_inert_writer_does_not_hold_a_condition_back(engine):
+    # c (set 4 while Shield, ts 1), x (set 1, ts 2), b (lose Shield while attacking, ts 3): u never
+    # attacks, so b never applies; c then x, as without b.
+    res = run(example("inert-writer-changes-nothing"), engine)
+    assert values(res, "u") == ("U", 1, (), {"Shield": 1})
+    assert [a.effect for a in res.applied["u"]] == ["c", "x"]
+    assert res.paradoxes == [] and res.withdrawn == {}
+
+
+def test_c2_in_the_abilities_layer_a_lose_and_a_newer_gain_keep_their_order(engine):
+    u = unit("u", 2, keywords=["Shield"])
+    lose = ongoing("lose-ganking", 1, {"op": "lose_keywords", "keywords": ["Ganking"]}, ["u"],
+                   {"has_keyword": "Shield", "of": "target"})
+    gain = ongoing("gain-ganking", 2, {"op": "gain_keywords", "keywords": ["Ganking"]}, ["u"])
+    inert = ongoing("inert", 3, {"op": "lose_keywords", "keywords": ["Shield"]}, ["u"],
+                    {"status": "attacking", "of": "target"})
+    without = run(board([u], [lose, gain]), engine)
+    with_inert = run(board([u], [lose, gain, inert]), engine)
+    assert values(without, "u") == values(with_inert, "u") == ("U", 2, (), {"Ganking": 1, "Shield": 1})
+
+
+@pytest.mark.parametrize("timing", ["settled", "immediate"])
+def test_c2_holds_in_every_reading(engine, timing):
+    # b can never apply, so it is never open (docs/semantics.md §6): with settled, c does not
+    # wait for it either (it used to, and was unblocked after x: 4).
+    data = example_data("inert-writer-changes-nothing") | {"settings": {"condition_timing": timing}}
+    assert run(board_from_dict(data, "inline"), engine).objects["u"].might == 1
+
+
+# ---- C3. Inside a loop, layers in order; a paradox only without a consistent state -----------
+
+
+def test_c3_the_tag_then_the_set_that_depends_on_it_then_the_newer_set(engine):
+    res = run(example("loop-tag-before-set"), engine)
+    assert values(res, "u") == ("U", 7, ("Mech",), {})
+    assert res.objects["t"].might == 6
+    assert res.paradoxes == [] and res.withdrawn == {}
+    assert res.object_loops == [["t", "u"]]
+    order = [a.effect for a in res.applied["u"]]
+    assert order == ["t-tags-u", "m-sets-mech", "u-becomes-7"]
+
+
+def test_c3_a_control_change_in_place_of_the_tag(engine):
+    # t (5) gives u to bob while Mighty (ts 1); u becomes 7 (ts 2); m: "enemy units' Might becomes
+    # 2" (ts 3) depends on the control change; u gives t +1 while Mighty. The control change, then
+    # m's set, then the set to 7: u 7 (bob's), t 6, no paradox.
+    t = unit("t", 5, since=1, rules_text=[{"id": "t-gives-u", "op": {"op": "set_controller", "player": "bob"},
+                                            "target": {"ids": ["u"]}, "conditions": [{"mighty": "self"}]}])
+    u = unit("u", 3, since=4, rules_text=[{"id": "u-pumps-t", "op": {"op": "plus", "amount": 1},
+                                            "target": {"ids": ["t"]}, "conditions": [{"mighty": "self"}]}])
+    m = unit("m", 1, since=3, rules_text=[{"id": "m-sets-enemies", "op": {"op": "set_might", "value": 2},
+                                            "target": {"filter": {"relation": "enemy"}}}])
+    res = run(board([t, u, m], [ongoing("u-becomes-7", 2, {"op": "set_might", "value": 7}, ["u"])]), engine)
+    assert (res.objects["u"].might, res.objects["u"].controller, res.objects["t"].might) == (7, "bob", 6)
+    assert res.paradoxes == []
+
+
+# ---- C4. A board with no consistent state says so --------------------------------------------
+
+
+def test_c4_an_odd_ring_of_stops_is_a_paradox(engine):
+    res = run(example("odd-ring-of-stops"), engine)
+    assert res.paradoxes == [["hit-a", "hit-b", "hit-c"]]
+    assert check(example("odd-ring-of-stops"), res.to_json()) == []
+
+
+@pytest.mark.parametrize("size", [5, 7])
+def test_c4_longer_odd_rings_are_paradoxes_and_even_rings_are_not(engine, size):
+    def ring(n):
+        ids = [f"u{i}" for i in range(n)]
+        return board([unit(oid, 5, rules_text=[{"id": f"hit-{ids[(i + 1) % n]}", "op": {"op": "minus", "amount": 1},
+                                                "target": {"ids": [ids[(i + 1) % n]]},
+                                                "conditions": [{"mighty": "self"}]}])
+                      for i, oid in enumerate(ids)])
+
+    odd = run(ring(size), engine)
+    assert [sorted(p) for p in odd.paradoxes] == [sorted(f"hit-u{i}" for i in range(size))]
+    even = run(ring(size + 1), engine)
+    assert even.paradoxes == []
+    mighty = [even.objects[f"u{i}"].mighty for i in range(size + 1)]
+    assert mighty.count(True) == (size + 1) // 2  # every other unit stops the next
+
+
+# ---- properties stated as the rules ----------------------------------------------------------
+
+SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def inert(data: dict, draw: st.DrawFn) -> dict | None:
+    """An ongoing effect that can never apply: its condition asks for a status its target lacks
+    (nothing writes a status); its operation any of the board's."""
+    objects = [o for o in data["objects"] if o.get("zone") in ("base", "battlefield")]
+    if not objects:
+        return None
+    target = draw(st.sampled_from(objects))
+    lacking = [s for s in ("attacking", "defending") if s not in target.get("status", [])]
+    if not lacking:
+        return None
+    ops = [{"op": "set_might", "value": draw(st.integers(0, 9))},
+           {"op": "lose_keywords", "keywords": [draw(st.sampled_from(["Shield", "Ganking", "Tank"]))]},
+           {"op": "gain_keywords", "keywords": [draw(st.sampled_from(["Shield", "Ganking", "Tank"]))]},
+           {"op": "minus", "amount": draw(st.integers(1, 3))},
+           {"op": "set_controller", "player": draw(st.sampled_from(data["players"]))},
+           {"op": "copy", "of": draw(st.sampled_from(objects))["id"]}]
+    return {"id": "never", "controller": data["players"][0], "timestamp": draw(st.integers(0, 9)),
+            "op": draw(st.sampled_from(ops)), "target": {"ids": [target["id"]]},
+            "conditions": [{"status": lacking[0], "of": "target"}]}
+
+
+@settings(max_examples=budget(15, 300), **SETTINGS)
+@given(st.data())
+def test_property_adding_an_effect_that_can_never_apply_changes_no_value(data):
+    b = data.draw(boards(max_effects=6))
+    extra = inert(b, data.draw)
+    if extra is None:
+        return
+    more = copying.deepcopy(b)
+    more["effects"] = [*more.get("effects", []), extra]
+    for engine in ("asp", "reference"):
+        before = run(board_from_dict(b, "inline"), engine).to_json()["objects"]
+        after = run(board_from_dict(more, "inline"), engine).to_json()["objects"]
+        for oid in before:
+            before[oid].pop("abilities", None), after[oid].pop("abilities", None)
+        assert before == after, (engine, json.dumps(more))
+
+
+@settings(max_examples=budget(15, 300), **SETTINGS)
+@given(boards(max_effects=6))
+def test_property_an_object_needs_another_only_through_what_something_can_write(data):
+    # Every reported need is a read of a characteristic some instance that could target the
+    # needed object writes; and no withdrawn application holds in the final state unless a
+    # reported paradox names it (both checked by `riftasp check`'s invariants too).
+    b = board_from_dict(data, "inline")
+    a = analyse(b, reference_ruleset(b.ruleset))
+    res = run(b, "reference")
+    asp = run(b, "asp")
+    assert asp.needs == res.needs and asp.object_loops == res.object_loops
+    for oid, needed in res.needs.items():
+        for q in needed:
+            writable = {w[:2] for insts in [a.sources[q]] for inst in insts for w in a.writes(inst, q)}
+            reads = {r[:2] for inst in a.sources[oid] for r in a.reads(inst, oid).all if r[0] == q}
+            assert reads & writable or any(r[1] == "might" for r in reads), (oid, q)
+    # No withdrawn application holds in the final state unless a reported paradox names it.
+    for resolution in (res, asp):
+        found = [v for v in check(b, resolution.to_json()) if v.check == "withdrawn-holds"]
+        assert found == [], found
