@@ -139,6 +139,8 @@ def check(
                                            "(default: riftasp's own resolution)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     engine: str = typer.Option("asp", help="asp or reference (without --resolution)"),
+    declarative: bool = typer.Option(False, "--declarative", help="Also ask what the rules allow: is the final "
+                                     "state a consistent state, are the paradoxes real (docs/check.md)"),
 ) -> None:
     """Check a resolution against the rules' invariants; exit 0 consistent, 1 violations."""
     from .check import ContractError, check_report
@@ -156,13 +158,14 @@ def check(
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
             fail(f"{source}: invalid JSON: {str(err).splitlines()[0]}")
     try:
-        report = check_report(b, data)
+        report = check_report(b, data, declarative or None)
     except ContractError as err:
         fail(f"{source}: {err}".replace("\n", "\\n"))
+    verdict = getattr(report, "declarative", None)  # what the rules allow (check/declarative.py)
     if as_json:
-        emit_json(report.to_json())
+        emit_json({**report.to_json(), **({"declarative": verdict.to_json()} if verdict else {})})
     else:
-        typer.echo(report.text())
+        typer.echo(report.text() + (f"\n{verdict.summary()}" if verdict else ""))
     raise typer.Exit(0 if report.consistent else 1)
 
 

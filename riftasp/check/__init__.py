@@ -21,7 +21,14 @@ from ..rulesets import own_plugin_value, rulesets_with
 from .contract import ContractError
 from .report import FINAL, NEEDS, TRACE, Report, Violation
 
-__all__ = ["check", "check_report", "check_where_known", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS"]
+# The declarative checker's invariant name (riftasp/check/declarative.py), and whether
+# `check` / `check_report` ask it when the caller does not say (off: each question grounds a
+# program, and the replay checks' callers pin their exact violations).
+DECLARATIVE = "rules-allow"
+DECLARATIVE_BY_DEFAULT = False
+
+__all__ = ["check", "check_report", "check_where_known", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS",
+           "DECLARATIVE"]
 
 
 def checker_of(ruleset: str) -> Callable[[Board, Any], Report] | None:
@@ -30,23 +37,31 @@ def checker_of(ruleset: str) -> Callable[[Board, Any], Report] | None:
     return make() if make is not None else None
 
 
-def check_report(board: Board, resolution: Any) -> Report:
+def check_report(board: Board, resolution: Any, declarative: bool | None = None) -> Report:
     """Every invariant of the board's ruleset checked on `resolution` (the output contract as
     parsed JSON) of `board`. Raises ContractError when `resolution` is not the contract, or the
-    board's ruleset has no checker."""
+    board's ruleset has no checker. `declarative=True`: also ask what the rules allow
+    (riftasp/check/declarative.py: is the final state a consistent state, are the paradoxes
+    real; Riftbound only); None: DECLARATIVE_BY_DEFAULT."""
     checker = checker_of(board.ruleset)
     if checker is None:
         known = ", ".join(rulesets_with("checker"))
         raise ContractError("ruleset", f"no invariant checker for the {board.ruleset} ruleset (rulesets with one: {known})")
-    return checker(board, resolution)
+    report = checker(board, resolution)
+    if DECLARATIVE_BY_DEFAULT if declarative is None else declarative:
+        from .declarative import add_to_report
+
+        add_to_report(board, resolution, report)
+    return report
 
 
 def check_where_known(board: Board, resolution: Any) -> list[Violation]:
     """`check`, for the boards of a ruleset with a checker; no violations for the others
     (crosscheck and fuzz then compare the two engines alone on them)."""
-    return check(board, resolution) if checker_of(board.ruleset) is not None else []
+    # (Without the declarative part: crosscheck and fuzz keep their speed and their verdicts.)
+    return check(board, resolution, declarative=False) if checker_of(board.ruleset) is not None else []
 
 
-def check(board: Board, resolution: Any) -> list[Violation]:
+def check(board: Board, resolution: Any, declarative: bool | None = None) -> list[Violation]:
     """The violations of the invariants in `resolution` of `board` ([] when consistent)."""
-    return check_report(board, resolution).violations
+    return check_report(board, resolution, declarative).violations
