@@ -139,8 +139,8 @@ def check(
                                            "(default: riftasp's own resolution)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     engine: str = typer.Option("asp", help="asp or reference (without --resolution)"),
-    declarative: bool = typer.Option(False, "--declarative", help="Also ask what the rules allow: is the final "
-                                     "state a consistent state, are the paradoxes real (docs/check.md)"),
+    declarative: bool = typer.Option(True, "--declarative/--no-declarative", help="Also ask what the rules allow: "
+                                     "is the final state a consistent state, are the paradoxes real (docs/check.md)"),
 ) -> None:
     """Check a resolution against the rules' invariants; exit 0 consistent, 1 violations."""
     from .check import ContractError, check_report
@@ -158,14 +158,18 @@ def check(
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
             fail(f"{source}: invalid JSON: {str(err).splitlines()[0]}")
     try:
-        report = check_report(b, data, declarative or None)
+        report = check_report(b, data, declarative)
     except ContractError as err:
         fail(f"{source}: {err}".replace("\n", "\\n"))
     verdict = getattr(report, "declarative", None)  # what the rules allow (check/declarative.py)
     if as_json:
         emit_json({**report.to_json(), **({"declarative": verdict.to_json()} if verdict else {})})
     else:
-        typer.echo(report.text() + (f"\n{verdict.summary()}" if verdict else ""))
+        # (What the rules allow goes above the closing count, which stays the last line.)
+        lines = report.text().splitlines()
+        if verdict:
+            lines[-1:-1] = [verdict.summary()]
+        typer.echo("\n".join(lines))
     raise typer.Exit(0 if report.consistent else 1)
 
 
@@ -197,7 +201,7 @@ def crosscheck(
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
 ) -> None:
     """Compare riftasp with another engine on board files; exit 0 when every supported board agrees."""
-    from .check import check_where_known as invariant_check
+    from .check import CampaignChecker
     from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
     from .engines import EngineError
     from .present import printable
@@ -222,7 +226,7 @@ def crosscheck(
     try:
         with progress:
             for b in loaded:
-                check = check_board(b, other, riftasp, checker=None if no_check else invariant_check)
+                check = check_board(b, other, riftasp, checker=None if no_check else CampaignChecker())
                 report.checks.append(check)
                 progress.update(agree=sum(c.agrees for c in report.checks), disagree=len(report.disagreeing),
                                 unsupported=len(report.checks) - len(report.supported))  # fmt: skip
@@ -279,7 +283,7 @@ def fuzz(
         from .fuzz import fuzz as run_fuzz, write_counterexamples
     except ImportError as err:
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
-    from .check import check_where_known as invariant_check
+    from .check import CampaignChecker
     from .present import printable
     from .progress import make_progress
 
@@ -290,7 +294,7 @@ def fuzz(
     try:
         with make_progress("fuzz", count, as_json) as progress:
             report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
-                              checker=None if no_check else invariant_check,
+                              checker=None if no_check else CampaignChecker(),
                               profile=profile, progress=progress, ruleset=ruleset)  # fmt: skip
     finally:
         other.close()

@@ -269,8 +269,10 @@ def violations(checker: Checker, board: Board, result: dict[str, Any], side: str
     def get(item: Any, key: str) -> Any:
         return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
 
+    # A checker that judges each side its own way (riftasp.check.CampaignChecker) is told which.
+    found = checker(board, result, side=side) if getattr(checker, "takes_side", False) else checker(board, result)
     return [
         Violation(board.source, str(get(v, "object")), str(get(v, "invariant")), side, get(v, "expected"),
                   get(v, "found"))
-        for v in checker(board, result)
+        for v in found
     ]  # fmt: skip

@@ -591,14 +591,23 @@ def test_the_command_names_the_object_and_the_invariant(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["object", "invariant", "check"]
     assert lines[2].split()[:5] == ["u1", "trace-replay", "final-might", "-", "6"]
-    assert lines[-1] == f"{check_report(board(**PLAIN), res).checked} checks: 1 violation"
+    # By default the command also asks what the rules allow (docs/check.md): 7 is no consistent
+    # state's Might, and no legal calculation reaches it.
+    full = check_report(board(**PLAIN), res, declarative=True)
+    assert {(v.object, v.invariant, v.check) for v in full.violations} == {
+        ("u1", "trace-replay", "final-might"), ("u1", "rules-allow", "consistent-might"), ("-", "rules-allow", "reachable")}
+    assert lines[-2].startswith("rules allow: the board has a consistent state; the resolution's state is not one")
+    assert lines[-1] == f"{full.checked} checks: 3 violations"
+    without = runner.invoke(app, ["check", str(b), "--resolution", str(_write(tmp_path, "r.json", res)), "--no-declarative"])
+    assert without.stdout.splitlines()[-1] == f"{check_report(board(**PLAIN), res).checked} checks: 1 violation"
 
     del res["applied"]["u1"][0]
     res["objects"]["u1"]["might"] = 6
     result = runner.invoke(app, ["check", str(b), "--resolution", str(_write(tmp_path, "r.json", res)), "--json"])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert set(data) == {"violations", "skipped", "checked"}
+    assert set(data) == {"violations", "skipped", "checked", "declarative"}
+    data["violations"] = [v for v in data["violations"] if v["invariant"] != "rules-allow"]
     assert {(v["object"], v["invariant"], v["check"], v["effect"]) for v in data["violations"]} == {
         ("u1", "trace-replay", "before", "plus2"), ("u1", "trace-replay", "final-might", None),
         ("u1", "final-consistency", "not-applied", "set4")}

@@ -27,7 +27,7 @@ from .report import FINAL, NEEDS, TRACE, Report, Violation
 DECLARATIVE = "rules-allow"
 DECLARATIVE_BY_DEFAULT = False
 
-__all__ = ["check", "check_report", "check_where_known", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS",
+__all__ = ["check", "check_report", "check_where_known", "CampaignChecker", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS",
            "DECLARATIVE"]
 
 
@@ -55,11 +55,40 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
     return report
 
 
-def check_where_known(board: Board, resolution: Any) -> list[Violation]:
+def check_where_known(board: Board, resolution: Any, declarative: bool = True) -> list[Violation]:
     """`check`, for the boards of a ruleset with a checker; no violations for the others
-    (crosscheck and fuzz then compare the two engines alone on them)."""
-    # (Without the declarative part: crosscheck and fuzz keep their speed and their verdicts.)
-    return check(board, resolution, declarative=False) if checker_of(board.ruleset) is not None else []
+    (crosscheck and fuzz then compare the two engines alone on them). `declarative`: ask what the
+    rules allow too (a board over its size bound is skipped there, never flagged)."""
+    return check(board, resolution, declarative=declarative) if checker_of(board.ruleset) is not None else []
+
+
+class CampaignChecker:
+    """The checker `crosscheck` and `fuzz` use: the ruleset's invariants on both answers, and what
+    the rules allow (the declarative checker) on the other engine's answer where its values differ
+    from riftasp's — there it says which side the rules allow. Where they are the same, its verdict
+    is the one on riftasp's own answer, which the tests hold to the declarative checker (its
+    thorough run on generated boards); asking again would cost every agreeing board a grounding.
+    riftasp's side is asked first (crosscheck, fuzz)."""
+
+    takes_side = True
+
+    def __init__(self) -> None:
+        self._ours: tuple[int, Any] | None = None  # (id of the board, riftasp's final values)
+
+    def __call__(self, board: Board, resolution: Any, side: str = "engine") -> list[Violation]:
+        values = _final_values(resolution)
+        if side == "riftasp":
+            self._ours = (id(board), values)
+            return check_where_known(board, resolution, declarative=False)
+        same = self._ours is not None and self._ours == (id(board), values)
+        return check_where_known(board, resolution, declarative=not same)
+
+
+def _final_values(resolution: Any) -> Any:
+    """What the declarative checker judges of an answer: its final values and paradoxes."""
+    if not isinstance(resolution, dict):
+        return None
+    return resolution.get("objects"), resolution.get("paradoxes")
 
 
 def check(board: Board, resolution: Any, declarative: bool | None = None) -> list[Violation]:
