@@ -33,6 +33,7 @@ def board_facts(board: Board) -> str:
     lines: list[str] = [
         f"ruleset({board.ruleset}).",
         f"setting(condition_timing,{board.settings.condition_timing}).",
+        f"setting(rechecked_set,{board.settings.rechecked_set}).",
     ]
     lines += [f"player({quote(p)})." for p in board.players]
     # The players' order (the first faces the higher rows of a grid: Sorcery's "in front").

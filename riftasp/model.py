@@ -196,6 +196,10 @@ class Settings:
     # "settled" (a condition waits for what could still change it) or "immediate" (judged only
     # when its effect applies). docs/semantics.md §6, step 3.
     condition_timing: str = "as_able"
+    # What a number set (or copied) on an object after arithmetic applied to it does with that
+    # arithmetic: "replaces" it (each effect applies once; the default) or "keeps" it on top (the
+    # set value is the starting value). docs/semantics.md §6, "Rechecked sets".
+    rechecked_set: str = "replaces"
 
 
 @dataclass(frozen=True)

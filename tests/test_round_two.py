@@ -241,3 +241,61 @@ def test_property_an_object_needs_another_only_through_what_something_can_write(
     for resolution in (res, asp):
         found = [v for v in check(b, resolution.to_json()) if v.check == "withdrawn-holds"]
         assert found == [], found
+
+
+@settings(max_examples=budget(12, 1600), **SETTINGS)
+@given(boards(max_effects=6))
+def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
+    # Over generated boards of every hard class (lost support, loops, copies, control changes,
+    # paradox rings, waiting conditions): both engines report a paradox exactly when the
+    # declarative checker finds no consistent state, and it allows their answer (issue 35, C3/C4).
+    from riftasp.check.declarative import examine
+
+    b = board_from_dict(data, "inline")
+    if b.settings.condition_timing != "as_able":  # the consistent states are the default reading's
+        return
+    answers = {engine: run(b, engine) for engine in ("asp", "reference")}
+    assert answers["asp"].to_json()["objects"] == answers["reference"].to_json()["objects"]
+    verdict = examine(b, answers["asp"].to_json())
+    if verdict.consistent is None:  # over the declarative checker's size bound: said, not judged
+        assert verdict.skipped
+        return
+    for engine, res in answers.items():
+        assert bool(res.paradoxes) == (not verdict.consistent), (engine, json.dumps(data))
+    assert verdict.violations == [], (verdict.violations, json.dumps(data))
+
+
+# ---- C5. A set that becomes applicable after arithmetic: the reading is a switch --------------
+
+
+@pytest.mark.parametrize(("name", "might"), [("rechecked-set-replaces-the-buff", 8), ("rechecked-set-keeps-the-buff", 9)])
+def test_c5_a_rechecked_set_replaces_or_keeps_what_arithmetic_added(engine, name, might):
+    # u (4, buffed): "Might becomes 6 while Mighty" (ts 1) applies only once the buff made u 5 (a
+    # recheck), then +2 (ts 2). replaces (default): 6, then 8; keeps: 6 + the buff's 1, then 9.
+    res = run(example(name), engine)
+    assert [(a.effect, a.before, a.after) for a in res.applied["u"]] == [
+        ("buff:u", 4, 5), ("six-while-mighty", 5, might - 2), ("plus2", might - 2, might)]
+    assert res.objects["u"].might == might
+    assert [v for v in check(example(name), res.to_json()) if v.invariant != "rules-allow"] == []
+
+
+@pytest.mark.parametrize("reading", ["replaces", "keeps"])
+def test_c5_a_copy_while_mighty_on_a_buffed_unit(engine, reading):
+    # u (4, buffed) becomes a copy of v (printed 2) while Mighty: replaces 2; keeps 2 + 1 = 3, and
+    # then the copy's condition fails (not Mighty): withdrawn, u is 5 again, where the copy would
+    # apply: no consistent state, in either reading.
+    b = board([unit("u", 4, buff=True), unit("v", 2)],
+              [ongoing("copy-v", 1, {"op": "copy", "of": "v"}, ["u"], {"mighty": "target"})],
+              settings={"rechecked_set": reading})
+    res = run(b, engine)
+    assert res.paradoxes == [["copy-v"]]
+    assert res.objects["u"].might == 5
+
+
+def test_c5_the_reading_is_a_board_setting_that_round_trips():
+    from riftasp.board_io.writing import board_to_dict
+
+    b = example("rechecked-set-keeps-the-buff")
+    assert b.settings.rechecked_set == "keeps"
+    assert board_to_dict(b)["settings"] == {"rechecked_set": "keeps"}
+    assert board_to_dict(example("rechecked-set-replaces-the-buff")).get("settings") is None

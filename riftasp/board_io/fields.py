@@ -25,6 +25,7 @@ from ..ruleset_data import board_vocabulary
 from ..rulesets import object_fields
 
 CONDITION_TIMINGS = ("settled", "immediate", "as_able")
+RECHECKED_SETS = ("replaces", "keeps")
 # Conditions say "you" for the effect's controller, so no player may be called that.
 RESERVED_PLAYERS = ("you",)
 # riftasp names instances `buff:<id>`, `bonus:<gear>`, `keyword:<K>:<id>` and `<effect>@<holder>`:
@@ -62,7 +63,8 @@ BOARD = Part(
     },
     required=("players", "objects"),
 )
-SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing")}, what="setting")
+SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing"),
+                 "rechecked_set": one_of(RECHECKED_SETS, "rechecked set reading")}, what="setting")
 # The realm's grid of a board whose ruleset has one (Sorcery; the manifest's [realm] otherwise).
 REALM = Part({"rows": AMOUNT, "columns": AMOUNT}, required=("rows", "columns"))
 

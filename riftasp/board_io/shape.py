@@ -242,7 +242,8 @@ def _field_reader(readers: dict[str, Read], data: dict, path: str) -> Callable[.
 def _read_settings(value: Any, path: str) -> Settings:
     data = _part(value, path, SETTINGS)
     field = _field_reader(_SETTINGS_READERS, data, path)
-    return Settings(condition_timing=field("condition_timing", Settings.condition_timing))
+    return Settings(condition_timing=field("condition_timing", Settings.condition_timing),
+                    rechecked_set=field("rechecked_set", Settings.rechecked_set))
 
 
 def _read_realm(value: Any, path: str) -> tuple[int, int]:

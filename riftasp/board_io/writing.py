@@ -18,7 +18,7 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     """The board as JSON data that `board_from_dict` reads back equal (modulo `source`)."""
     data: dict[str, Any] = {"ruleset": board.ruleset}
     if board.settings != Settings():
-        data["settings"] = {"condition_timing": board.settings.condition_timing}
+        data["settings"] = {k: v for k, v in vars(board.settings).items() if v != getattr(Settings(), k)}
     if board.realm is not None:
         data["realm"] = {"rows": board.realm[0], "columns": board.realm[1]}
     data["players"] = list(board.players)

@@ -154,6 +154,8 @@ def unsupported(board: Board) -> str | None:
             for key, _ in e.target.filter.params:
                 if key not in FILTERS:
                     return f"filter {key!r} is unknown to the declarative checker"
+    if board.settings.rechecked_set != "replaces":
+        return "the reading rechecked_set = keeps is not judged by the declarative checker"
     if len(board.objects) > MAX_OBJECTS:
         return f"{len(board.objects)} objects, more than the bound of {MAX_OBJECTS}"
     return None

@@ -58,6 +58,10 @@ class Replay:
         self.view = view
         self.out = out
         self.checked = 0
+        # Reading rechecked_set = keeps (docs/semantics.md §6): a set or copied Might keeps on top
+        # what arithmetic added to the object before it; `added` counts that, object by object.
+        self.keeps = index.board.settings.rechecked_set == "keeps"
+        self.added: dict[str, int] = {}
         applied = view.applied or {}
         self.rows = applied
         self.copy_rows: dict[str, list[Row]] = {
@@ -280,6 +284,8 @@ class Replay:
             source = None if root == oid else row.effect
             kept_text = {n: t for n, t in state.held.items() if n in ix.effect_text_of(oid)}
             state.name, state.types, state.might, state.tags = rp.name, rp.types, rp.might, rp.tags
+            if self.keeps and state.might is not None:
+                state.might += self.added.get(oid, 0)
             state.kws = [(k, v, source, ix.objects[oid].since if source is None else row.timestamp)
                          for k, v in rp.keywords]
             copied = {}
@@ -314,7 +320,10 @@ class Replay:
                     return True
                 return False
             expected_after = self.might_after(oid, row, inst, state, before)
+            was = state.might
             state.might = self.might_after(oid, row, inst, state, state.might)
+            if name != "set_might" and _is_int(was) and _is_int(state.might):
+                self.added[oid] = self.added.get(oid, 0) + state.might - was
             self.compare(oid, row, "after", expected_after, row.after)
             chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
             return True
@@ -363,7 +372,7 @@ class Replay:
             return None
         op = inst.effect.op if inst.effect is not None else None
         if op is not None and op.name == "set_might":
-            return op.value
+            return op.value + (self.added.get(oid, 0) if self.keeps else 0)
         if inst.kind == "buff":
             return might + 1
         if inst.kind == "bonus":

@@ -21,9 +21,9 @@ from ..core.dependency import AppId, dependencies
 from ..core.evaluate import conditions_hold, exists, targets, undoes
 from ..core.graph import strongly_connected_components
 from ..core.instances import HELD, Instance
-from ..core.operators import apply_instance
+from ..core.operators import Copy, SetNumber, apply_instance
 from ..core.ruleset import Ruleset
-from ..core.state import ObjState
+from ..core.state import ObjState, changed
 from ..core.trace import Why, application_of
 from ..core.withdrawal import Component, Failure, choose, ring_through
 
@@ -114,6 +114,8 @@ class Round:
         self.withdrawn = withdrawn
         self.settled = settled
         self.check_conditions = settled if check_conditions is None else check_conditions
+        self.keeps = analysis.layout.board.settings.rechecked_set == "keeps"
+        self.added: dict[str, dict[str, int]] = {}  # object -> number -> what arithmetic added
         self.states: dict[str, ObjState] = dict(analysis.initial)
         self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.layout.on_board}
         self.records: list[Record] = []
@@ -342,6 +344,7 @@ class Round:
     def apply(self, inst: Instance, oid: str, step: int, labels: set[str], pick: _Pick) -> None:
         before = self.states[oid]
         after = apply_instance(inst, before, self.view, self.a.layout)
+        after = self.rechecked_set(inst, oid, before, after)
         self.states[oid] = after
         traced = application_of(inst, oid, step, labels, pick.why, before, after, self.a.ruleset)
         record = Record(inst, oid, step, traced)
@@ -350,6 +353,21 @@ class Round:
         progress.names.add(inst.name)
         progress.highest_stage = max(progress.highest_stage, inst.stage)
         self.records.append(record)
+
+    def rechecked_set(self, inst: Instance, oid: str, before: ObjState, after: ObjState) -> ObjState:
+        """§6, "Rechecked sets": a number set or copied keeps on top what arithmetic added to it
+        before (reading `keeps`), or replaces it (`replaces`, the default)."""
+        starts = isinstance(inst.operator, (SetNumber, Copy))
+        added = self.added.setdefault(oid, {})
+        numbers = dict(after.numbers)
+        for ch, value in after.numbers.items():
+            if value is None:
+                continue
+            if starts and self.keeps:
+                numbers[ch] = value + added.get(ch, 0)
+            elif not starts and before.numbers.get(ch) is not None:
+                added[ch] = added.get(ch, 0) + value - before.numbers[ch]
+        return changed(after, numbers=numbers) if numbers != dict(after.numbers) else after
 
     # -- §8: the final check ----------------------------------------------------------------------
 
