@@ -287,24 +287,13 @@ def test_check_command_reports_the_declarative_verdict(tmp_path):
 
 
 def test_each_check_encoding_header_names_what_it_expects_and_provides():
-    from test_encoding_interface import Interface
+    from test_encoding_interface import Interface, header_problems
 
     folder = ROOT / "encodings" / "check"
     files = [Interface(folder / name) for name in D.FILES]
     assert sorted(p.name for p in folder.glob("*.lp")) == sorted(D.FILES)
     inputs = {(n, a) for f in files for n, a in f.optional}  # `#defined`: board and claim facts
-    wrong = {}
-    for f in files:
-        others = [g for g in files if g is not f]
-        from_others = {s for s in f.uses if any(s in g.defines for g in others)}
-        to_others = {s for s in f.defines if any(s in g.uses for g in others)} | (f.shows & f.defines)
-        problems = [f"expects, unnamed: {sorted(from_others - f.expects)}",
-                    f"provides, unnamed: {sorted(to_others - f.provides)}",
-                    f"named, neither used nor defined: {sorted((f.expects - f.uses - inputs) | (f.provides - f.defines))}"]
-        problems = [p for p in problems if not p.endswith("[]")]
-        if problems:
-            wrong[f.path.name] = problems
-    assert wrong == {}
+    assert header_problems(files, inputs) == {}
 
 
 # ---- generated boards (thorough) -----------------------------------------------------------------
