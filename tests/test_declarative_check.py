@@ -126,6 +126,7 @@ def _mutations(board, res):
 PARTS = 4
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("part", range(PARTS))
 def test_one_changed_value_is_flagged_almost_always(part):
     """≥ 90 % of one-value changes to the engine's answer (without its trace) are flagged, in
@@ -229,6 +230,7 @@ def test_judge_is_a_report_and_consistent_states_gives_a_state():
 # ---- other readings of conditions: only what is certain ------------------------------------------
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("timing", ["settled", "immediate"])
 def test_other_condition_timings_give_no_false_alarm(timing):
     paths = EXAMPLE_BOARDS if budget(0, 1) else EXAMPLE_BOARDS[::6]

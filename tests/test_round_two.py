@@ -204,6 +204,7 @@ def inert(data: dict, draw: st.DrawFn) -> dict | None:
             "conditions": [{"status": lacking[0], "of": "target"}]}
 
 
+@pytest.mark.thorough
 @settings(max_examples=budget(15, 300), **SETTINGS)
 @given(st.data())
 def test_property_adding_an_effect_that_can_never_apply_changes_no_value(data):
@@ -221,6 +222,7 @@ def test_property_adding_an_effect_that_can_never_apply_changes_no_value(data):
         assert before == after, (engine, json.dumps(more))
 
 
+@pytest.mark.thorough
 @settings(max_examples=budget(15, 300), **SETTINGS)
 @given(boards(max_effects=6))
 def test_property_an_object_needs_another_only_through_what_something_can_write(data):
@@ -243,7 +245,8 @@ def test_property_an_object_needs_another_only_through_what_something_can_write(
         assert found == [], found
 
 
-@settings(max_examples=budget(12, 1600), **SETTINGS)
+@pytest.mark.thorough
+@settings(max_examples=budget(12, 1200), **SETTINGS)
 @given(boards(max_effects=6))
 def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
     # Over generated boards of every hard class (lost support, loops, copies, control changes,

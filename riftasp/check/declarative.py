@@ -131,7 +131,10 @@ class Verdict:
             return f"rules allow: not judged ({self.skipped})"
         exists = {True: "the board has a consistent state", False: "the board has NO consistent state (a paradox)",
                   None: "whether the board has a consistent state is not known"}[self.consistent]
-        claim = {True: "the resolution's state is one", False: "the resolution's state is not one",
+        # (On a board without one, the claim is judged with its reported paradox's effects left
+        # out: what a legal calculation reaches when they never apply.)
+        one = "one" if self.consistent is not False else "what the rules reach without its paradox's effects"
+        claim = {True: f"the resolution's state is {one}", False: f"the resolution's state is not {one}",
                  None: "the resolution's state was not judged"}[self.claim_consistent]
         return f"rules allow: {exists}; {claim} ({self.applications} applications, {self.atoms} ground atoms)"
 
