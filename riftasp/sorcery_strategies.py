@@ -34,6 +34,13 @@ from the theme's pool, with a little noise from the whole library:
              removals made due late in one chain while another chain is picked
              (docs/semantics-sorcery.md §9; the class of tests/test_sorcery_waves.py's
              two-corner boards, which needs ~9 cards)
+  removers   removals of removers, older and newer (issue 35): cards whose abilities remove
+             abilities (Sisters of Silence, Smokestacks, Fields of Phyxis over an Infusion
+             Factory, a burrowed Root Spider, Silence and Acid Rain, at-rest gazes), a Hushing
+             Torc (no card: an artifact whose bearer ability silences the other minions nearby,
+             so its bearer is given a removal) or a Pallid Bust, and board effects that silence,
+             disable or take the abilities of one of them, or copy one, before or after the
+             cards' own timestamps (docs/semantics-sorcery.md §3)
   rings      a ring of removals that take each other's abilities (three Smokestacks and a
              Fields of Phyxis), a corner where a run ends early and an Acid Rain far off
              (RING: a board reduced from a generated realm of 10,000 objects), retimed, given to
@@ -108,7 +115,17 @@ THEMES: dict[str, dict[str, Any]] = {
                "clusters": 3},
     "rings": {"cards": ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Root Spider", "Acid Rain"),
               "rest": 0, "artifacts": ("Sword and Shield",), "ops": ("silence",), "template": True},
+    "removers": {"cards": ("Sisters of Silence", "Sisters of Silence", "Smokestacks of Gnaak", "Fields of Phyxis",
+                           "Infusion Factory", "Root Spider", "Silence", "Acid Rain", "Hillock Basilisk",
+                           "Stone-gaze Gorgons", "Foot Soldier", "Bosk Troll"),
+                 "rest": 3, "artifacts": ("Hushing Torc", "Hushing Torc", "Pallid Bust", "Sword and Shield"),
+                 "ops": ("silence", "silence", "disable", "lose_all_abilities", "copy")},
 }
+# The removers theme's artifact that is no card: its bearer ability silences the other minions
+# nearby (a grant of a removal to the bearer, just before layer 3: docs/semantics-sorcery.md §3).
+TORC = "Hushing Torc"
+TORC_TEXT = [{"id": "hush_nearby", "op": {"op": "silence"},
+              "target": {"filter": {"of_type": "minion", "near": "nearby", "other": True}}}]
 # Every board effect's operation, as a board writes it (the op's parameters drawn below).
 OPS = ("gain_control", "plus", "minus", "set_power", "double", "add_type", "add_subtype", "remove_subtype",
        "gain_keywords", "gain_affinity", "lose_affinity", "silence", "disable", "lose_all_abilities", "copy")  # fmt: skip
@@ -157,13 +174,14 @@ def _op(draw: Any, name: str) -> dict[str, Any]:
 
 
 @st.composite
-def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "sorcery") -> dict[str, Any]:
-    """A Sorcery board (a board-format dict) of one of the THEMES, within `profile` (its
+def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "sorcery",
+                   themes: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A Sorcery board (a board-format dict) of one of the THEMES (of `themes`, when given), within `profile` (its
     `max_objects` caps the cards, `max_effects` the board effects, `without` the operations of
     board effects; `conditions` leaves out the cards whose text has a condition, `cards` is not
     honoured: every Sorcery object is a library card)."""
     profile = profile or Profile()
-    theme = THEMES[draw(st.sampled_from(tuple(THEMES)))]
+    theme = THEMES[draw(st.sampled_from(themes or tuple(THEMES)))]
     rows, columns = RING_REALM if "template" in theme else CHAINS_REALM if "clusters" in theme else realm_size()
     spread = draw(st.booleans())
     max_row, max_column = (rows, columns) if spread else (min(3, rows), min(3, columns))
@@ -210,6 +228,9 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
         bearer = bearers[draw(st.integers(0, len(bearers) - 1))]
         art = {"id": f"a{n}", "card": card, "owner": draw(st.sampled_from(PLAYERS)), "zone": "realm",
                "attached_to": bearer, "since": draw(st.integers(0, 1 if same_time else 3))}  # fmt: skip
+        if card == TORC:
+            del art["card"]
+            art |= {"name": TORC, "type": "artifact", "effect_text": [dict(e, id=f"hush_{n}") for e in TORC_TEXT]}
         if card == "Pallid Bust":
             # A new banished minion, or one an earlier bust links to already.
             if banished and draw(st.booleans()):
@@ -359,7 +380,7 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
             originals = [o for o in objects if o["zone"] in ("realm", "banished")]
             effect["op"]["of"] = originals[draw(st.integers(0, len(originals) - 1))]["id"]
         target = in_realm[draw(st.integers(0, len(in_realm) - 1))]
-        sites_here = [o for o in in_realm if o["card"] in SITES]
+        sites_here = [o for o in in_realm if o.get("card") in SITES]
         if name in ("gain_affinity", "lose_affinity") and sites_here:
             target = sites_here[draw(st.integers(0, len(sites_here) - 1))]
         if draw(st.integers(0, 3)) == 0 and profile.allows("filters"):

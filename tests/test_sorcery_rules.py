@@ -170,7 +170,12 @@ def test_two_smokestacks_the_older_wins():
     assert res.objects["smoke_a"].abilities == ("smoke_a.smoke",)
     assert not rows(res, "smoke_a")  # the second never applied
     row = only_row(res, "smoke_b", "smoke_a.smoke")
-    assert (row.layer, row.sublayer) == ("ability_removing", None)  # "in layer 3"
+    # Both would also remove the Fields of Phyxis' silence (a layer-3 ability) beside them, so they
+    # go just before layer 3 ("it does so before that ability's layer"), together, as two
+    # abilities that would remove each other: "use timestamp order". (Two Smokestacks alone go
+    # "in layer 3": tests/test_sorcery_round_two.py.)
+    assert (row.layer, row.sublayer) == ("ability_removing", "before") and "before_layer" in row.reasons
+    assert only_row(res, "phyxis", "smoke_a.smoke").step == 2
 
 
 def test_land_deed_grants_its_control_ability_just_before_layer_4():
@@ -258,20 +263,23 @@ def test_removals_in_a_ring_are_judged_without_each_other():
     # A generated board (tests/fixtures/sorcery-removal-ring.json): Hillock Basilisks whose gazes
     # would disable each other's holders, one Basilisk (o1) holding a banished Sisters' silence
     # through a Pallid Bust, and an Infusion Factory that makes the busts minions. The Sisters'
-    # silence removes a bust's layer-2 ability, so it applies just before layer 2; it and the
+    # silence removes a bust's layer-2 ability, so it would apply just before layer 2; it and the
     # gazes would remove each other's abilities, in a ring of more than two: "If two abilities
     # would try to remove each other, use timestamp order", so none is moved before another of
     # its ring (the ASP side went round the ring twenty times, the reference engine cut it where
-    # it started: found by fuzzing).
+    # it started: found by fuzzing). The ring goes together, just before layer 2 (issue 35: a
+    # member moved alone for an ability outside the ring went before its older ring mates), so
+    # in order: o4's gaze (not at rest) counts as older than the resting o1, o2, o5 and goes
+    # first, disabling o1 before its silence applies; the silence never applies.
     res = run_board(load_board(ROOT / "tests" / "fixtures" / "sorcery-removal-ring.json"))
-    silence = [(a.step, o) for o in res.applied for a in rows(res, o, "b0.silence_nearby@o1")]
-    assert sorted(silence) == [(6, "o2"), (7, "o4"), (8, "o5"), (9, "a0"), (10, "a1")]
-    # Due just before layer 2 once the bust gave it, in layer 2: late, as soon as it can.
-    assert all((a.layer, {"before_layer", "late"} <= set(a.reasons)) == ("type", True)
-               for o in res.applied for a in rows(res, o, "b0.silence_nearby@o1"))  # fmt: skip
-    assert [(a.step, a.layer) for a in rows(res, "o2", "o1.gaze")] == [(11, "ability_removing")]
-    assert [o for o, c in res.objects.items() if c.disabled] == ["o2", "o5"]
-    assert not rows(res, "o1", "o4.gaze")
+    assert not [o for o in res.applied for a in rows(res, o, "b0.silence_nearby@o1")]
+    gaze = [(a.step, o) for o in res.applied for a in rows(res, o, "o4.gaze")]
+    assert sorted(gaze) == [(6, "o1"), (7, "o2"), (8, "o5")]
+    # Due just before layer 2 once the bust gave o1 the silence, in layer 2: late, as soon as it can.
+    assert all((a.layer, {"before_layer", "late", "at_rest"} <= set(a.reasons)) == ("type", True)
+               for o in res.applied for a in rows(res, o, "o4.gaze"))  # fmt: skip
+    assert sorted(o for o, c in res.objects.items() if c.disabled) == ["o1", "o2", "o5"]
+    assert not rows(res, "o4") and not res.objects["o4"].silenced
 
 
 def test_animated_silence_keeps_applying_after_silencing_itself():
@@ -402,15 +410,33 @@ def test_basilisk_not_at_rest_counts_as_older_than_gorgons_at_rest():
 def test_the_basilisk_counting_as_older_goes_before_an_effect_between_their_timestamps():
     # "That minion is then considered to have an earlier timestamp than the other": the Basilisk
     # (3, not at rest) takes the place just before the Gorgons (1, at rest), so before a disable
-    # of timestamp 2 on it too: it disables the Gorgons, then is disabled itself. (Were only the
+    # of timestamp 2 between them too (here on a Foot Soldier: a disable of the Basilisk itself
+    # removes its gaze, a layer-3 ability, and goes just before layer 3: below). (Were only the
     # pair reordered, the Gorgons before the disable by timestamp, the disable before the Basilisk,
     # the Basilisk before the Gorgons: no order at all. Found by `riftasp check`: both engines
     # let the disable in first, and the Gorgons then went after it though older.)
-    res = run("basilisk-gorgons-and-an-effect-between")
-    assert res.objects["gorgons"].disabled and res.objects["basilisk"].disabled
-    gaze, petrify = only_row(res, "gorgons", "basilisk.gaze"), only_row(res, "basilisk", "petrify")
+    board = json.loads((EXAMPLES / "basilisk-gorgons-and-an-effect-between.json").read_text(encoding="utf-8"))
+    board["objects"].append({"id": "soldier", "card": "Foot Soldier", "owner": "alice", "zone": "realm",
+                             "row": 2, "column": 3, "since": 0})
+    board["effects"][0]["target"] = {"ids": ["soldier"]}
+    res = run_board(board_from_dict(board))
+    assert res.objects["gorgons"].disabled and res.objects["soldier"].disabled
+    gaze, petrify = only_row(res, "gorgons", "basilisk.gaze"), only_row(res, "soldier", "petrify")
     assert (gaze.step, petrify.step) == (1, 2) and "at_rest" in gaze.reasons
-    assert not rows(res, "basilisk", "gorgons.stone_gaze")
+    assert (gaze.sublayer, petrify.sublayer) == (None, None)
+    assert not rows(res, "basilisk")
+
+
+def test_a_disable_of_the_basilisk_between_their_timestamps_goes_before_layer_3():
+    # The board as stored: the disable (2) removes the Basilisk's gaze, an ability of layer 3, so
+    # it applies just before that layer ("it does so before that ability's layer"), before the
+    # gazes; the Basilisk's gaze never applies, and the resting Gorgons' names no minion at rest.
+    res = run("basilisk-gorgons-and-an-effect-between")
+    assert res.objects["basilisk"].disabled and not res.objects["gorgons"].disabled
+    petrify = only_row(res, "basilisk", "petrify")
+    assert (petrify.step, petrify.layer, petrify.sublayer) == (1, "ability_removing", "before")
+    assert "before_layer" in petrify.reasons and "late" not in petrify.reasons
+    assert not rows(res, "gorgons")
 
 
 def test_two_gazes_that_count_as_older_go_in_their_own_order():

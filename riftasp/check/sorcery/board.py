@@ -108,7 +108,7 @@ class SorceryBoard:
         the layer's removals (a removal) or its grants (anything else)."""
         n = self.number(layer)
         if sublayer == BEFORE:
-            return (n, 0 if op in REMOVING else 1, 0)
+            return (n, 0 if op in REMOVING else 1, 0)  # (a grant's `op` is "grant": `acts`)
         if sublayer == AFTER:
             return (n, 3, 0)
         return (n, 2, self.sublayers.get((layer, sublayer), 0))
@@ -130,10 +130,18 @@ class SorceryBoard:
             return {(self.layers[max(waits) - 1], AFTER)}, "waited"
         out = {(layer, sublayer)}
         if op in REMOVING or op == "gain_linked_printed":
-            # Removed or granted just before an earlier layer's ability applies (§3).
-            limit = self.removing_layer if op in REMOVING else natural
+            # Removed or granted just before an earlier layer's ability applies (§3); a removal
+            # also just before its own layer, where it removes a removal or a grant of one ([S]
+            # "it does so before that ability's layer", older or newer).
+            limit = self.removing_layer + 1 if op in REMOVING else natural
             out |= {(self.layers[n - 1], BEFORE) for n in range(1, limit)}
         return out, None
+
+    def acts(self, named: Named) -> str:
+        """What a row of `named` does to its object: a grant gives its bearer an ability, whatever
+        that ability's operation (a bearer ability that silences others is no silence on the
+        bearer: §3), so its rows are `grant` rows; any other row does its effect's operation."""
+        return "grant" if named.kind == "grant" else named.effect.op.name
 
     # -- names (§3; docs/check.md) ---------------------------------------------------------------
 

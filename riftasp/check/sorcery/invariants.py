@@ -4,8 +4,10 @@ trace, row by row in step order, from the printed state: never by running the pr
 - `trace` (one global pass): steps 1..N once each; each name denotes an effect of the board and
   applies at most once to an object; an effect's rows are consecutive steps in listing order (it
   is picked once and applied to its targets then); each row is at a position its operation allows
-  (its layer and stage; just before an earlier layer for an ability removed or granted, with
-  `before_layer`; just after the layer its condition reads, with `waited`); positions never go
+  (its layer and stage; just before an earlier layer for an ability removed or granted, or just
+  before layer 3 itself for a removal of a removal, with `before_layer`; just after the layer its
+  condition reads, with `waited`; a grant's row is judged as a grant, `SorceryBoard.acts`, never
+  as what the ability it gives does); positions never go
   back (but for a `late` row); among the effects picked at one position, an older one is not
   passed over unless a reason says why (dependency, at rest, a removal of its ability, or it came
   into being later); what it depends on was applied first.
@@ -210,7 +212,7 @@ class Checker:
             if r.layer not in sb.layers:
                 self.violation(r.object, TRACE, "position", f"a layer of {', '.join(sb.layers)}", r.layer, r.effect)
             else:
-                key = sb.position_key(r.layer, r.sublayer, named.effect.op.name)
+                key = sb.position_key(r.layer, r.sublayer, sb.acts(named))
                 if not late:
                     self.position(r, named)
                     self.count()
@@ -221,7 +223,7 @@ class Checker:
                 if first and not late:
                     self.order(picks.get(key, []), r, named, gained_at, rows)
                     picks.setdefault(key, []).append((r, named))
-                    if r.sublayer == BEFORE and named.effect.op.name in REMOVING:
+                    if r.sublayer == BEFORE and sb.acts(named) in REMOVING:
                         self.moved_removal(r, named, current[2], state)
             # Conditions hold now (checked once, at its position).
             self.count()
@@ -280,7 +282,7 @@ class Checker:
                 continue
             if gained_at.get((named.holder, r.effect), 0) > a.step:
                 continue  # it came into being after that pick
-            if named_a.effect.op.name in REMOVING and named.holder in {x.object for x in rows if x.effect == a.effect}:
+            if self.sb.acts(named_a) in REMOVING and named.holder in {x.object for x in rows if x.effect == a.effect}:
                 continue  # a removal of its holder's abilities, moved just before it (§3)
             self.violation(r.object, TRACE, "timestamp-order", f"applied before {a.effect} (timestamp {a.timestamp})",
                            f"after it (timestamp {r.timestamp})", r.effect)  # fmt: skip
@@ -405,7 +407,7 @@ class Checker:
         for r in rows:
             named = self.sb.named(r.effect, r.object)
             if named is not None:
-                ops.setdefault(r.object, set()).add(named.effect.op.name)
+                ops.setdefault(r.object, set()).add(self.sb.acts(named))
         for oid in self.sb.in_realm:
             f, s = self.view.objects[oid], state[oid]
             power = None if s["power"] is None else max(0, s["power"])

@@ -111,7 +111,7 @@ class World:
         self.picked: set[tuple] = set()  # the effects picked so far
         self.applied: set[tuple] = set()  # those that applied to some object (`note_applied`)
         self.version = 0  # applications so far (what a cache of the state is valid for)
-        self._rings: tuple[int, dict[tuple, frozenset]] = (-1, {})
+        self._rings: tuple[int, Any] = (-1, None)
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -231,52 +231,75 @@ class World:
         return pos, notes, labels
 
     def removal_position(self, inst: Instance, visited: frozenset) -> Position | None:
-        """Just before the earliest of the abilities the effect would remove now applies (§3): a
-        position before that ability's; only when that is earlier than layer 3 itself, or the
-        ability is itself a removal moved before its layer (so nothing removes an ability after
-        it applied). Removals that would remove each other — two, or a ring of them — are judged
-        without each other (each goes at its own position, by timestamp)."""
+        """Just before the earliest of the abilities the effect would remove now applies (§3): [S]
+        "If an effect would ... remove an ability, it does so before that ability's layer", older
+        or newer. Just before a layer for an ability that applies in it or just before it (a
+        grant), up to the ability-removing layer itself (a removal of a removal goes just before
+        layer 3, before every removal and grant of a removal there); just before a removal moved
+        before its layer, for a removal of that one. (An ability of a later layer applies after
+        the removal's own layer anyway.) Removals that would remove each other — two, or a ring
+        of them — are judged without each other and go together: [S] "If two abilities would try
+        to remove each other, use timestamp order", so each member is placed just before the
+        earliest ability outside the ring that any member would remove (or at its own position),
+        and among them their order keys decide."""
+        rings, by_uid = self.removal_rings()
+        ring = rings.get(inst.uid, frozenset())
+        members = [inst] + [by_uid[uid] for uid in sorted(ring) if uid in by_uid]
+        skip = visited | ring | {inst.uid}
         best = None
-        ring = self.removal_rings().get(inst.uid, frozenset())
-        for t in self.targets(inst):
-            for ability in self.state[t].held.values():
-                other = self.instance_of(t, ability)
-                if other is None or other.uid in visited or other.uid in ring:
-                    continue
-                at = self.position(other, visited)[0]
-                if at.phase == BEFORE_REMOVING:
-                    before = Position(at.layer, BEFORE_REMOVING, at.rank - 1)
-                elif at.layer < ABILITY_REMOVING:
-                    before = Position(at.layer, BEFORE_REMOVING)
-                else:
-                    continue
-                if best is None or before < best:
-                    best = before
+        for member in members:
+            for t in self.targets(member):
+                for ability in self.state[t].held.values():
+                    other = self.instance_of(t, ability)
+                    if other is None or other.uid in skip:
+                        continue
+                    at = self.position(other, skip)[0]
+                    if at.phase == BEFORE_REMOVING:
+                        before = Position(at.layer, BEFORE_REMOVING, at.rank - 1)
+                    elif at.layer <= ABILITY_REMOVING:
+                        before = Position(at.layer, BEFORE_REMOVING)
+                    else:
+                        continue
+                    if best is None or before < best:
+                        best = before
         return best
 
-    def removal_rings(self) -> dict[tuple, frozenset]:
+    def is_gaze(self, inst: Instance) -> bool:
+        """An at-rest disabling ability (§6: Hillock Basilisk, Stone-gaze Gorgons)."""
+        return (inst.effect.op.name == "disable" and inst.effect.target.kind == "filter"
+                and inst.effect.target.filter.at_rest and not self.is_grant(inst))  # fmt: skip
+
+    def removal_rings(self) -> tuple[dict[tuple, frozenset], dict[tuple, Instance]]:
         """Each removal's ring (§3): the other removals that, directly or through others, remove
         one of its abilities while it removes one of theirs (a strongly connected component of
-        "removes an ability held by an object it names"), in the state now."""
+        "removes an ability held by an object it names"), in the state now; and the removals by
+        uid. Two at-rest disabling abilities try to remove each other's when each one's filter, at
+        rest aside, names the other's holder (§6: "when two minions with this type of ability
+        are trying to apply to one another")."""
         if self._rings[0] == self.version:
             return self._rings[1]
         removals = [i for i in self.instances() if i.effect.op.name in REMOVING and not self.is_grant(i)]
-        uids = {i.uid for i in removals}
+        by_uid = {i.uid: i for i in removals}
         edges: dict[tuple, list[tuple]] = {}
         for i in removals:
             out = set()
-            for t in self.targets(i):
+            named = [(t, False) for t in self.targets(i)]
+            if self.is_gaze(i):
+                named += [(t, True) for t in self.targets(i, ignore_at_rest=True)]
+            for t, trying in named:
                 for ability in self.state[t].held.values():
                     other = self.instance_of(t, ability)
-                    if other is not None and other.uid in uids and other.uid != i.uid:
+                    if other is None or other.uid not in by_uid or other.uid == i.uid:
+                        continue
+                    if not trying or self.is_gaze(other):
                         out.add(other.uid)
             edges[i.uid] = sorted(out)
         rings = {}
         for members in strongly_connected_components([i.uid for i in removals], edges):
             for uid in members:
                 rings[uid] = frozenset(members) - {uid}
-        self._rings = (self.version, rings)
-        return rings
+        self._rings = (self.version, (rings, by_uid))
+        return rings, by_uid
 
     def linked_object(self, inst: Instance) -> GameObject | None:
         supplier = self.objects.get(inst.supplier) if inst.supplier else None
