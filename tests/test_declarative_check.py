@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import DECLARATIVE, check, check_report
 from riftasp.check import declarative as D
-from riftasp.check.declarative import consistent_states, examine, judge
+from riftasp.check.declarative import consistent_states, examine, judge, unsupported
 from riftasp.cli import app
 from riftasp.model import Settings
 from riftasp.resolve import resolve
@@ -126,19 +126,21 @@ def _mutations(board, res):
         yield f"{oid} tagged Zzz", variant(lambda o: o.update(tags=sorted({*o["tags"], "Zzz"})))
 
 
-PARTS = 4
+PARTS = 2
 
 
 @pytest.mark.thorough
 @pytest.mark.parametrize("part", range(PARTS))
 def test_one_changed_value_is_flagged_almost_always(part):
     """≥ 90 % of one-value changes to the engine's answer (without its trace) are flagged, in
-    each part of the examples (every example with RIFTASP_THOROUGH=1, every third otherwise; all
+    each part of the examples (every example with RIFTASP_THOROUGH=1, every fourth otherwise; all
     279 of 279 over every example when this was written)."""
     tried, flagged, missed = 0, 0, []
-    paths = (EXAMPLE_BOARDS if budget(0, 1) else EXAMPLE_BOARDS[::3])[part::PARTS]
+    paths = (EXAMPLE_BOARDS if budget(0, 1) else EXAMPLE_BOARDS[::4])[part::PARTS]
     for path in paths:
         board = load_board(path)
+        if unsupported(board) is not None:  # a board it says it does not judge (a reading)
+            continue
         res = _untraced(board)
         for what, mutated in _mutations(board, res):
             tried += 1
@@ -236,7 +238,7 @@ def test_judge_is_a_report_and_consistent_states_gives_a_state():
 @pytest.mark.thorough
 @pytest.mark.parametrize("timing", ["settled", "immediate"])
 def test_other_condition_timings_give_no_false_alarm(timing):
-    paths = EXAMPLE_BOARDS if budget(0, 1) else EXAMPLE_BOARDS[::6]
+    paths = EXAMPLE_BOARDS if budget(0, 1) else EXAMPLE_BOARDS[::12]
     alarms = []
     for path in paths:
         board = dataclasses.replace(load_board(path), settings=Settings(condition_timing=timing))
@@ -313,7 +315,7 @@ def test_engine_answers_on_generated_boards_are_what_the_rules_allow():
     consistent state is the checker's finding about the engine, counted, not failed."""
     from corpus import generated
 
-    boards = generated(budget(12, 400), 1)
+    boards = generated(budget(5, 400), 1)
     false_paradoxes, alarms, judged = [], [], 0
     for board in boards:
         verdict = examine(board, _untraced(board))

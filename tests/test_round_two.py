@@ -205,7 +205,7 @@ def inert(data: dict, draw: st.DrawFn) -> dict | None:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(15, 300), **SETTINGS)
+@settings(max_examples=budget(6, 300), **SETTINGS)
 @given(st.data())
 def test_property_adding_an_effect_that_can_never_apply_changes_no_value(data):
     b = data.draw(boards(max_effects=6))
@@ -223,7 +223,7 @@ def test_property_adding_an_effect_that_can_never_apply_changes_no_value(data):
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(15, 300), **SETTINGS)
+@settings(max_examples=budget(6, 300), **SETTINGS)
 @given(boards(max_effects=6))
 def test_property_an_object_needs_another_only_through_what_something_can_write(data):
     # Every reported need is a read of a characteristic some instance that could target the
@@ -246,7 +246,7 @@ def test_property_an_object_needs_another_only_through_what_something_can_write(
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(12, 1200), **SETTINGS)
+@settings(max_examples=budget(6, 800), **SETTINGS)
 @given(boards(max_effects=6))
 def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
     # Over generated boards of every hard class (lost support, loops, copies, control changes,
