@@ -302,3 +302,13 @@ def test_c5_the_reading_is_a_board_setting_that_round_trips():
     assert b.settings.rechecked_set == "keeps"
     assert board_to_dict(b)["settings"] == {"rechecked_set": "keeps"}
     assert board_to_dict(example("rechecked-set-replaces-the-buff")).get("settings") is None
+
+
+def test_c2_an_inert_copy_makes_no_loop_and_changes_no_value(engine):
+    # "y copies x while y attacks" can never apply (y never attacks, no effect writes a status):
+    # it brings no copy root, so no need y -> x and no loop in which x's copy of y would apply
+    # before y became a copy of Z. x is Z, as without it (examples/riftbound/inert-copy-makes-no-loop.json).
+    res = run(example("inert-copy-makes-no-loop"), engine)
+    assert values(res, "x") == ("Z", 6, ("Poro",), {"Ganking": 1})
+    assert res.object_loops == [] and res.dependency_cycles == []
+    assert check(example("inert-copy-makes-no-loop"), res.to_json(), declarative=True) == []

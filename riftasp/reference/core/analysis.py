@@ -226,6 +226,33 @@ class _Analyser:
         effect: Effect | None = None,
         ongoing: bool = False,
     ) -> list[str]:
+        found = self._could_target(target, holder, bearer, effect, ongoing)
+        if effect is None or not any(c.kind == "status" for c in effect.conditions):
+            return found
+        return [oid for oid in found if not self.never_holds(effect, holder, bearer, oid, ongoing)]
+
+    def never_holds(self, effect: Effect, holder: str | None, bearer: str | None, oid: str, ongoing: bool) -> bool:
+        """An effect that can never apply changes nothing (issue 35, C2), not even what could be:
+        no effect writes a status, so a status condition false on the board never holds (read of
+        a named object, `self` — an ongoing effect's source, or nothing — or `target`)."""
+        for c in effect.conditions:
+            if c.kind != "status" or c.of == "bearer":
+                continue
+            if c.of == "self" and ongoing and holder is None:
+                return True  # a reference to nothing
+            r = _ref(c.of, holder, bearer, oid)
+            if r is not None and r in self.objects and c.status not in self.objects[r].status:
+                return True
+        return False
+
+    def _could_target(
+        self,
+        target: Target,
+        holder: str | None,
+        bearer: str | None,
+        effect: Effect | None = None,
+        ongoing: bool = False,
+    ) -> list[str]:
         if target.kind == "self":
             return [holder] if holder in self.on_board_set else []
         if target.kind == "bearer":
