@@ -233,7 +233,10 @@ def test_property_an_object_needs_another_only_through_what_something_can_write(
     a = analyse(b, reference_ruleset(b.ruleset))
     res = run(b, "reference")
     asp = run(b, "asp")
-    assert asp.needs == res.needs and asp.object_loops == res.object_loops
+    # (The members of a loop are listed in calculation order, which the two engines may break
+    # differently: compared as sets.)
+    assert asp.needs == res.needs
+    assert {frozenset(loop) for loop in asp.object_loops} == {frozenset(loop) for loop in res.object_loops}
     for oid, needed in res.needs.items():
         for q in needed:
             writable = {w[:2] for insts in [a.sources[q]] for inst in insts for w in a.writes(inst, q)}
