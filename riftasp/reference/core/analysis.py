@@ -245,14 +245,9 @@ class _Analyser:
                 return True
         return False
 
-    def _could_target(
-        self,
-        target: Target,
-        holder: str | None,
-        bearer: str | None,
-        effect: Effect | None = None,
-        ongoing: bool = False,
-    ) -> list[str]:
+    def _could_target(self, target: Target, holder: str | None, bearer: str | None, effect: Effect | None,
+                      ongoing: bool) -> list[str]:  # fmt: skip
+        """could_target before the conditions that never hold: by target kind and filter."""
         if target.kind == "self":
             return [holder] if holder in self.on_board_set else []
         if target.kind == "bearer":
