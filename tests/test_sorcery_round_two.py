@@ -200,6 +200,45 @@ def test_a_ring_whose_third_member_goes_moves_its_others_before_layer_3(engine):
     assert {"before_layer", "late"} <= set(reasons(out, "o7", "o3.smoke"))
 
 
+def test_a_removal_that_takes_a_ring_member_has_the_rest_judged_again_at_once(engine):
+    # Found by the thorough run: the Sisters (s1) and the at-rest Sisters (s2) silence each other (a
+    # ring, at their own stage); the at-rest Basilisk's gaze and s2 remove each other too. A newer
+    # silence of s2 (1) goes just before layer 3 and takes s2 out of the ring; the Sisters s1 are
+    # then judged again before the gaze they remove, just before layer 3 — the same place, not
+    # late — and silence the Basilisk. (The ASP pass had moved on, and s1 went late.)
+    board = {"ruleset": "sorcery", "players": ["alice", "bob"],
+             "objects": [{"id": "s1", "card": "Sisters of Silence", "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0},
+                         {"id": "basilisk", "card": "Hillock Basilisk", "owner": "alice", "zone": "realm", "row": 1, "column": 1,
+                          "since": 0, "at_rest": True},
+                         {"id": "s2", "card": "Sisters of Silence", "owner": "alice", "zone": "realm", "row": 1, "column": 1,
+                          "since": 0, "at_rest": True}],
+             "effects": [{"id": "hush", "op": {"op": "silence"}, "target": {"ids": ["s2"]}, "timestamp": 1,
+                          "controller": "alice"}]}  # fmt: skip
+    out = solved(engine, board)
+    assert flags(out) == {"s1": (False, False), "basilisk": (False, True), "s2": (False, True)}
+    assert rows(out) == [(1, "s2", "hush", "ability_removing", "before"),
+                         (2, "basilisk", "s1.silence_nearby", "ability_removing", "before"),
+                         (3, "s2", "s1.silence_nearby", "ability_removing", "before")]  # fmt: skip
+    assert reasons(out, "basilisk", "s1.silence_nearby") == ["timestamp", "before_layer"]
+
+
+def test_an_object_that_copies_itself_holds_its_ability_from_the_copy_alone(engine):
+    # Two Sisters; a copy of s1 on s1 itself (and s2): each then holds silence_nearby from the copy,
+    # and the printed one is no effect any more. The two copies remove each other: timestamp
+    # order at their own stage (s1's first by listing order), not before layer 3 for a printed
+    # ability that no longer applies.
+    board = {"ruleset": "sorcery", "players": ["alice", "bob"],
+             "objects": [{"id": "s1", "card": "Sisters of Silence", "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0},
+                         {"id": "s2", "card": "Sisters of Silence", "owner": "alice", "zone": "realm", "row": 1, "column": 1, "since": 0}],
+             "effects": [{"id": "mirror", "op": {"op": "copy", "of": "s1"}, "source": "s1", "timestamp": 0, "controller": "alice",
+                          "target": {"filter": {"near": "nearby", "of_type": "minion"}}}]}  # fmt: skip
+    out = solved(engine, board)
+    assert flags(out) == {"s1": (False, False), "s2": (False, True)}
+    assert rows(out) == [(1, "s1", "mirror", "copy", None), (2, "s2", "mirror", "copy", None),
+                         (3, "s2", "s1.silence_nearby@s1", "ability_removing", None)]  # fmt: skip
+    assert reasons(out, "s2", "s1.silence_nearby@s1") == ["timestamp"]
+
+
 # -- the checker: a grant is a grant --------------------------------------------------------------------
 
 

@@ -221,7 +221,7 @@ class Checker:
                                        f"{r.layer} {r.sublayer or ''}".strip(), r.effect)  # fmt: skip
                     last_key = key
                 if first and not late:
-                    self.order(picks.get(key, []), r, named, gained_at, rows)
+                    self.order(picks.get(key, []), r, named, gained_at, rows, state)
                     picks.setdefault(key, []).append((r, named))
                     if r.sublayer == BEFORE and sb.acts(named) in REMOVING:
                         self.moved_removal(r, named, current[2], state)
@@ -271,7 +271,7 @@ class Checker:
         self.violation(r.object, TRACE, "position", f"an ability of layer {r.layer} held by what it removes",
                        f"{r.layer} before, with none", r.effect)  # fmt: skip
 
-    def order(self, picks: list, r: Row, named: Named, gained_at: dict, rows: list[Row]) -> None:
+    def order(self, picks: list, r: Row, named: Named, gained_at: dict, rows: list[Row], state: dict[str, Any]) -> None:
         """No older effect due at this position (`picks`: those picked at it before) was passed
         over without a reason."""
         for a, named_a in picks:
@@ -284,8 +284,30 @@ class Checker:
                 continue  # it came into being after that pick
             if self.sb.acts(named_a) in REMOVING and named.holder in {x.object for x in rows if x.effect == a.effect}:
                 continue  # a removal of its holder's abilities, moved just before it (§3)
+            if self.sb.acts(named_a) in REMOVING and self.broke_ring(a, named, rows, state):
+                continue  # it took a removal that removed each other with this one: judged again, earlier
             self.violation(r.object, TRACE, "timestamp-order", f"applied before {a.effect} (timestamp {a.timestamp})",
                            f"after it (timestamp {r.timestamp})", r.effect)  # fmt: skip
+
+    def broke_ring(self, a: Row, named: Named, rows: list[Row], state: dict[str, Any]) -> bool:
+        """Whether removal `a` took from an object this removal names an ability that is itself a
+        removal naming this one's holder: the two would have removed each other and went
+        together (§3, [S] "If two abilities would try to remove each other, use timestamp
+        order"); with that one gone, this one is judged again before the abilities it removes,
+        which can be the position `a` applied at, after `a`."""
+        sb = self.sb
+        named_now = set(sb.targets(named, state))
+        for x in rows:
+            if x.effect != a.effect or x.object not in named_now or not isinstance(x.before, dict):
+                continue
+            for ability in x.before.get("abilities", []):
+                held = sb.named(ability, x.object)
+                if held is None or held.name == named.name or sb.acts(held) not in REMOVING:
+                    continue
+                self.count()
+                if named.holder in sb.targets(held, state):
+                    return True
+        return False
 
     def targets_check(self, name: str, rows: list[Row], targets: list[str], replaced: list[tuple[str, Any]],
                       state: dict[str, Any]) -> None:  # fmt: skip
