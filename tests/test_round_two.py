@@ -178,6 +178,27 @@ def test_c4_longer_odd_rings_are_paradoxes_and_even_rings_are_not(engine, size):
     assert mighty.count(True) == (size + 1) // 2  # every other unit stops the next
 
 
+# A support lost to an effect that was able only on the way to a lower number: [L] "A change that
+# finishes at 4 Might does not briefly make the unit Mighty". The loss applies as soon as able (at
+# 5, before the decrease) and takes the bonus; in the final check both fail, but the bonus only
+# because of the loss, and the loss through the decrease (outside the two): the loss alone is
+# withdrawn (class G, docs/semantics.md §8), and the bonus and the decrease give 4. A consistent
+# state exists, so no paradox (found by the thorough run: both engines withdrew the two at once).
+LOSSES = {"lose_all_abilities": {"op": "lose_all_abilities"}, "copy": {"op": "copy", "of": "v"}}
+
+
+@pytest.mark.parametrize("loss", sorted(LOSSES))
+@pytest.mark.parametrize("decrease", [{"op": "minus_min", "amount": 1, "min": 0}, {"op": "minus", "amount": 1}])
+def test_c4_a_loss_able_only_on_the_way_down_is_withdrawn_alone_and_no_paradox(engine, loss, decrease):
+    u = unit("u", 2, rules_text=[{"id": "bonus", "op": {"op": "plus", "amount": 3}}])
+    b = board([u, unit("v", 2)],
+              [ongoing("loss", 0, LOSSES[loss], ["u"], {"mighty": "target"}), ongoing("down", 0, decrease, ["u"])])
+    res = run(b, engine)
+    assert values(res, "u") == ("U", 4, (), {})
+    assert (res.paradoxes, res.withdrawn) == ([], {"u": ["loss"]})
+    assert check(b, res.to_json(), declarative=True) == []
+
+
 # ---- properties stated as the rules ----------------------------------------------------------
 
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))

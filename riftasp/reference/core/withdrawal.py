@@ -10,8 +10,10 @@ withdrawn"), on the applications of one round.
 - f *depends on* g (both failing, g != f): g is a culprit of f or reaches one; f is
   *self-defeating* when it is its own culprit or reaches one of its culprits;
 - the strongly connected components of *depends on* that depend on nothing failing outside
-  themselves are withdrawn, all members at once; a withdrawn component of two or more, or of one
-  self-defeating application, is *paradoxical*.
+  themselves are withdrawn: the members with a culprit outside the component, or all members
+  when none has one (a member whose culprits are all other members failed only
+  because of them); a withdrawn component of two or more, or of one self-defeating application,
+  is *paradoxical*.
 """
 
 from __future__ import annotations
@@ -118,7 +120,10 @@ def choose(
         inside = set(comp)
         if any(g not in inside for f in comp for g in depends[f]):
             continue  # a failure caused by another failing effect waits for it
-        members = [by_id[f] for f in comp]
+        # The members that failed through something outside the component; the others failed
+        # only because of those (class G) and wait. None: a closed ring, withdrawn whole.
+        roots = [f for f in comp if any(id(c) not in inside for c in culprits[by_id[f]])]
+        members = [by_id[f] for f in (roots or comp)]
         paradoxical = len(comp) >= 2 or comp[0] in self_defeating
         ring = {m.name for m in members}
         if paradoxical:
