@@ -110,3 +110,16 @@ def header_problems(files: list, inputs: set[Signature]) -> dict[str, list[str]]
 @pytest.mark.parametrize("ruleset", WRITTEN)
 def test_each_header_names_what_the_file_expects_and_provides(ruleset):
     assert header_problems(_interfaces(ruleset), _inputs(ruleset)) == {}
+
+
+def test_the_sorcery_declarative_checker_s_files_name_what_they_expect_and_provide():
+    # encodings/check/sorcery/ (riftasp/check/declarative_sorcery.py): a program of its own,
+    # loaded by the checker, not by a ruleset's manifest; its inputs are the facts it writes.
+    from riftasp.check.declarative_sorcery import FILES, INPUTS
+    from riftasp.resources import encodings_folder
+
+    files = [Interface(encodings_folder() / "check" / "sorcery" / name) for name in FILES]
+    inputs = {(n, int(a)) for n, a in (s.split("/") for s in INPUTS)}
+    assert header_problems(files, inputs) == {}
+    provided = set().union(*(f.defines | f.optional for f in files)) | inputs
+    assert {f.path.name: sorted(f.uses - provided) for f in files if f.uses - provided} == {}

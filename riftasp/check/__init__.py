@@ -42,7 +42,8 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
     parsed JSON) of `board`. Raises ContractError when `resolution` is not the contract, or the
     board's ruleset has no checker. `declarative=True`: also ask what the rules allow
     (riftasp/check/declarative.py: is the final state a consistent state, are the paradoxes
-    real; Riftbound only); None: DECLARATIVE_BY_DEFAULT."""
+    real; Riftbound, and Sorcery in riftasp/check/declarative_sorcery.py); None:
+    DECLARATIVE_BY_DEFAULT."""
     checker = checker_of(board.ruleset)
     if checker is None:
         known = ", ".join(rulesets_with("checker"))

@@ -16,7 +16,9 @@ everything that holds was applied. Its final state is a *consistent state*. Thre
   missing on a board without one).
 
 It reads the board model, the ruleset data and the board facts (riftasp/facts.py); it imports
-neither engine, nor the procedure's encoding. Riftbound only (Sorcery stays on its own checker).
+neither engine, nor the procedure's encoding. This module judges Riftbound boards; another
+ruleset's boards go to the checker `ELSEWHERE` names for it (Sorcery's:
+riftasp/check/declarative_sorcery.py, encodings/check/sorcery/), which gives the same `Verdict`.
 With `condition_timing = settled` only eligibility and the final invariants are judged (a
 condition may wait for what could change it, so an eligible application may wait); with
 `immediate` conditions are not judged in the end: whatever is judged is certain, so neither
@@ -41,7 +43,10 @@ from .report import Report, Violation, show
 
 DECLARATIVE = "rules-allow"
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "claim.lp")
-RULESETS = ("riftbound",)
+# The rulesets judged by a module of their own: ruleset -> the module, whose `examine(board,
+# resolution, time_limit)` gives a Verdict (imported when first asked).
+ELSEWHERE = {"sorcery": "riftasp.check.declarative_sorcery"}
+RULESETS = ("riftbound", *ELSEWHERE)
 # What the program knows: every operation, condition and filter of Riftbound's boards.
 OPERATIONS = frozenset({
     "plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might", "set_controller",
@@ -145,7 +150,9 @@ class Verdict:
 def unsupported(board: Board) -> str | None:
     """Why the declarative checker does not judge this board, or None."""
     if board.ruleset not in RULESETS:
-        return f"the {board.ruleset} ruleset stays on its own checker (declarative check: Riftbound only)"
+        return f"the {board.ruleset} ruleset has no declarative checker (rulesets with one: {', '.join(RULESETS)})"
+    if board.ruleset in ELSEWHERE:
+        return _elsewhere(board.ruleset).unsupported(board)
     effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
     for e in effects:
         if e.op.name not in OPERATIONS:
@@ -368,7 +375,15 @@ def add_to_report(board: Board, resolution: Any, report: Report, time_limit: flo
     add_verdict(report, examine(board, resolution, time_limit))
 
 
+def _elsewhere(ruleset: str) -> Any:
+    import importlib
+
+    return importlib.import_module(ELSEWHERE[ruleset])
+
+
 def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT) -> Verdict:
+    if board.ruleset in ELSEWHERE:
+        return _elsewhere(board.ruleset).examine(board, resolution, time_limit)
     start = time.monotonic()
     deadline = start + time_limit
     verdict = Verdict()
