@@ -29,7 +29,7 @@ def test_the_parts_are_whole_blocks_covering_the_board_once() -> None:
 
 
 def test_each_part_resolves_as_it_does_in_the_whole_board() -> None:
-    board = generate(60)
+    board = generate(30)  # three blocks of ten, a part each
     whole = resolve(board_from_dict(board, "whole")).to_json()
     for index, part in enumerate(parts_of(board, 3)):
         alone = resolve(board_from_dict(part, f"part-{index}")).to_json()

@@ -343,13 +343,15 @@ def test_json_progress_records_on_stderr(tmp_path, monkeypatch):
     assert records[-1]["finished"] is True and records[-1]["done"] == n and records[-1]["agree"] == n
     json.loads(result.stdout)  # the report itself stays one JSON document on stdout
 
+    # (One finding is enough to see its event: --max-found 1 stops there, before the rest shrink.)
     result = cli("fuzz", "--engine", PARTIAL_LINES, "--persistent", "--count", 8, "--seed", 0, "--json",
-                 "--out", tmp_path / "out")  # fmt: skip
+                 "--max-found", 1, "--out", tmp_path / "out")  # fmt: skip
     records = [json.loads(line) for line in result.stderr.splitlines()]
+    report = json.loads(result.stdout)
     assert all(r["progress"] == "fuzz" for r in records)
-    assert records[-1]["done"] == 8 and records[-1]["finished"]
+    assert records[-1]["done"] == report["generated"] and records[-1]["finished"]
     events = [r for r in records if r.get("event") == "found"]
-    assert len(events) == len(json.loads(result.stdout)["counterexamples"])
+    assert len(events) == len(report["counterexamples"]) == 1
 
 
 def test_json_progress_is_throttled():
@@ -427,7 +429,7 @@ def test_fuzz_writes_nothing_when_nothing_is_found_and_counts_in_words(tmp_path)
 
 def test_fuzz_text_report_shows_each_finding_with_its_trace(tmp_path):
     result = cli("fuzz", "--engine", PARTIAL_LINES, "--persistent", "--without", "copy", "--count", 6,
-                 "--seed", 0, "--out", tmp_path)  # fmt: skip
+                 "--seed", 0, "--max-found", 1, "--out", tmp_path)  # fmt: skip
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     headers = [line for line in lines if line.startswith(str(tmp_path))]
