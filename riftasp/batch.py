@@ -41,13 +41,26 @@ def resolve_many(
     boards: Iterable[Board], batch_size: int = BATCH_SIZE, time_limit: float | None = None
 ) -> list[Resolution]:
     """Each board's Resolution, in order, as `riftasp.resolve.resolve` gives it. `time_limit`
-    (seconds) applies to each batch, as to one board in `resolve`."""
+    (seconds) applies to each board, as in `resolve`: they are resolved one at a time, each in a
+    worker process killed at the limit, and TimeLimitExceeded names the board that was stopped."""
     boards = list(boards)
+    if time_limit is not None:
+        return [_resolve_one_within(board, time_limit) for board in boards]
     results: list[Resolution | None] = [None] * len(boards)
     for positions in _batches(boards, batch_size):
         for position, resolution in zip(positions, _resolve_batch([boards[i] for i in positions], time_limit)):
             results[position] = resolution
     return results  # type: ignore[return-value]
+
+
+def _resolve_one_within(board: Board, time_limit: float) -> Resolution:
+    from .limits import TimeLimitExceeded
+    from .resolve import resolve
+
+    try:
+        return resolve(board, time_limit=time_limit)
+    except TimeLimitExceeded as err:
+        raise TimeLimitExceeded(err.seconds, board.source) from None
 
 
 class Prefetching:

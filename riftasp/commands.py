@@ -158,7 +158,8 @@ def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list
     except EncodingError as err:
         fail(f"internal error in the encoding: {err}", code=INTERNAL_ERROR)
     except TimeLimitExceeded as err:
-        fail(f"--time-limit: {err} ({engine} engine, one batch)", code=TIME_LIMIT)
+        fail(f"{err.board or 'one of the boards'}: --time-limit: stopped at the time limit of {err.seconds:g} s "
+             f"({engine} engine)", code=TIME_LIMIT)
 
 
 def plain_resolve(argv: list[str]) -> tuple[list[Path], bool] | None:

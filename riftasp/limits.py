@@ -182,11 +182,17 @@ def _copied_holders(board: Board) -> int:
 
 
 class TimeLimitExceeded(Exception):
-    """A calculation passed the caller's time limit (`riftasp resolve --time-limit`)."""
+    """A calculation passed the caller's time limit (`riftasp resolve --time-limit`); `board`:
+    the board that was stopped (its source), where the caller resolved several."""
 
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"stopped at the time limit of {seconds:g} s")
+    def __init__(self, seconds: float, board: str | None = None) -> None:
+        where = f" on {board}" if board else ""
+        super().__init__(f"stopped at the time limit of {seconds:g} s{where}")
         self.seconds = seconds
+        self.board = board
+
+    def __reduce__(self) -> tuple:  # (raised in a worker process, riftasp/watchdog.py)
+        return TimeLimitExceeded, (self.seconds, self.board)
 
 
 class Deadline:

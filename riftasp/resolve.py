@@ -13,8 +13,19 @@ from .solver import SolveStats, run
 
 
 def resolve(board: Board, time_limit: float | None = None) -> Resolution:
-    """Every object's characteristics. `time_limit` (seconds) stops the calculation between two
-    ground calls with `riftasp.solver.TimeLimitExceeded`."""
+    """Every object's characteristics. `time_limit` (seconds) stops the calculation with
+    `riftasp.solver.TimeLimitExceeded` when it runs out, whatever the solver is doing: the
+    calculation then runs in a worker process, killed at the limit (riftasp/watchdog.py)."""
+    if time_limit is None:
+        return resolve_facts(board_facts(board), board.ruleset)[0]
+    from .watchdog import run_within
+
+    return run_within(time_limit, _resolve_within, board, time_limit)
+
+
+def _resolve_within(board: Board, time_limit: float) -> Resolution:
+    # (In the worker: the solver's own deadline too, so that a calculation of many short ground
+    # calls ends by itself.)
     return resolve_facts(board_facts(board), board.ruleset, time_limit)[0]
 
 

@@ -7,6 +7,10 @@ keep their full budgets behind this switch instead of being dropped.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 THOROUGH = os.environ.get("RIFTASP_THOROUGH") == "1"
 
@@ -14,3 +18,9 @@ THOROUGH = os.environ.get("RIFTASP_THOROUGH") == "1"
 def budget(fast: int, thorough: int) -> int:
     """How many examples or boards a generated-input test runs."""
     return thorough if THOROUGH else fast
+
+
+def spread(items: Sequence[T], every: int) -> list[T]:
+    """All of `items` in the thorough run; every `every`-th one, spread over them, by default (for
+    a check the golden outputs already hold every example to, asked again of each)."""
+    return list(items) if THOROUGH else list(items[::every])

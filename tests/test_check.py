@@ -17,7 +17,7 @@ from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import FINAL, NEEDS, TRACE, ContractError, check, check_report
 from riftasp.cli import app
 
-from budget import budget
+from budget import budget, spread
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT, run
 
 runner = CliRunner()
@@ -552,14 +552,16 @@ def test_a_resolution_that_is_not_the_contract():
 EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLE_BOARDS)
 
 
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.thorough
+@pytest.mark.parametrize("name", spread(EXAMPLE_NAMES, 3))
 def test_check_exits_0_on_every_example(name):
     result = runner.invoke(app, ["check", str(EXAMPLES / f"{name}.json")])
     assert result.exit_code == 0, result.stdout
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("engine", ["asp", "reference"])
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.parametrize("name", spread(EXAMPLE_NAMES, 3))
 def test_examples_are_consistent_when_abilities_come_from_the_trace(name, engine):
     """Everything but the missing `abilities` field: the held abilities come from the replay."""
     b = load_board(EXAMPLES / f"{name}.json")

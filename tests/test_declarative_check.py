@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from budget import budget
+from budget import budget, spread
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 from typer.testing import CliRunner
 
@@ -70,7 +70,8 @@ def _kinds(violations):
 # ---- every engine answer on the examples is what the rules allow --------------------------------
 
 
-@pytest.mark.parametrize("path", EXAMPLE_BOARDS, ids=lambda p: p.stem)
+@pytest.mark.thorough
+@pytest.mark.parametrize("path", spread(EXAMPLE_BOARDS, 3), ids=lambda p: p.stem)
 def test_every_example_resolved_by_the_engine_is_accepted_without_its_trace(path):
     board = load_board(path)
     res = _untraced(board)

@@ -7,12 +7,14 @@ import pytest
 from riftasp.facts import board_facts
 from riftasp.solver import run
 
+from budget import spread
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT, example
 
 EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLE_BOARDS)
 
 
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.thorough
+@pytest.mark.parametrize("name", spread(EXAMPLE_NAMES, 3))
 def test_every_example_grounds_to_facts_and_has_one_model(name):
     board = example(name)
     symbols, stats = run(board_facts(board), board.ruleset, strict=True)
