@@ -222,6 +222,25 @@ def test_a_removal_that_takes_a_ring_member_has_the_rest_judged_again_at_once(en
     assert reasons(out, "basilisk", "s1.silence_nearby") == ["timestamp", "before_layer"]
 
 
+def test_a_newer_removal_of_a_ring_member_goes_first_for_the_checker_too(engine):
+    # Found by the thorough run: three Smokestacks in a ring through the middle one (s2 removes s1's
+    # and s3's, each of those s2's), before the Fields' silence s2 removes (so just before layer
+    # 3); an Acid Rain (901) over s3 removes a ring member and goes just before the ring, before
+    # s1 (900) — a position, not a timestamp, orders them, and `check` must not call it a
+    # timestamp-order violation (it read only a ring of two before).
+    board = {"ruleset": "sorcery", "players": ["alice", "bob"], "realm": {"rows": 4, "columns": 13},
+             "objects": [{"id": "s1", "card": "Smokestacks of Gnaak", "owner": "bob", "zone": "realm", "row": 2, "column": 11, "since": 900},
+                         {"id": "s3", "card": "Smokestacks of Gnaak", "owner": "bob", "zone": "realm", "row": 2, "column": 13, "since": 908},
+                         {"id": "s2", "card": "Smokestacks of Gnaak", "owner": "bob", "zone": "realm", "row": 3, "column": 12, "since": 1063},
+                         {"id": "fields", "card": "Fields of Phyxis", "owner": "bob", "zone": "realm", "row": 3, "column": 13, "since": 1067},
+                         {"id": "rain", "card": "Acid Rain", "owner": "alice", "zone": "realm", "row": 1, "column": 12, "since": 901}],
+             "effects": []}  # fmt: skip
+    out = solved(engine, board)
+    assert rows(out) == [(1, "s3", "rain.rain_sites", "ability_removing", "before"),
+                         (2, "s2", "s1.smoke", "ability_removing", "before"),
+                         (3, "s3", "fields.phyxis", "ability_removing", None)]  # fmt: skip
+
+
 def test_an_object_that_copies_itself_holds_its_ability_from_the_copy_alone(engine):
     # Two Sisters; a copy of s1 on s1 itself (and s2): each then holds silence_nearby from the copy,
     # and the printed one is no effect any more. The two copies remove each other: timestamp

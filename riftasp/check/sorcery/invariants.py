@@ -290,24 +290,37 @@ class Checker:
                            f"after it (timestamp {r.timestamp})", r.effect)  # fmt: skip
 
     def broke_ring(self, a: Row, named: Named, rows: list[Row], state: dict[str, Any]) -> bool:
-        """Whether removal `a` took from an object this removal names an ability that is itself a
-        removal naming this one's holder: the two would have removed each other and went
-        together (§3, [S] "If two abilities would try to remove each other, use timestamp
-        order"); with that one gone, this one is judged again before the abilities it removes,
-        which can be the position `a` applied at, after `a`."""
+        """Whether removal `a` took a removal in this one's ring: the removals that, directly or
+        through others, remove an ability of each other's holders go together (§3, [S] "If two
+        abilities would try to remove each other, use timestamp order"), and a removal of a member
+        goes just before that place, so before this one, older or not; with that member gone,
+        this one is judged again. (The ring is read in the state before `a` applied: what it took
+        put back.)"""
         sb = self.sb
-        named_now = set(sb.targets(named, state))
+        taken = {}
         for x in rows:
-            if x.effect != a.effect or x.object not in named_now or not isinstance(x.before, dict):
+            if x.effect != a.effect or not isinstance(x.before, dict):
                 continue
             for ability in x.before.get("abilities", []):
                 held = sb.named(ability, x.object)
-                if held is None or held.name == named.name or sb.acts(held) not in REMOVING:
-                    continue
-                self.count()
-                if named.holder in sb.targets(held, state):
-                    return True
-        return False
+                if held is not None and held.name != named.name and sb.acts(held) in REMOVING:
+                    taken[(held.name, x.object)] = held
+        if not taken:
+            return False
+        removals = dict(taken)
+        for oid, st in state.items():
+            for ability in st.get("abilities", []) if isinstance(st, dict) else ():
+                held = sb.named(ability, oid)
+                if held is not None and sb.acts(held) in REMOVING:
+                    removals[(held.name, oid)] = held
+        me = (named.name, named.holder)
+        removals[me] = named
+        self.count()
+        names = {key: set(sb.targets(held, state)) for key, held in removals.items()}
+        edges = {key: [k for k in removals if k != key and k[1] in names[key]] for key in removals}
+        back = {key: [k for k in removals if k != key and key[1] in names[k]] for key in removals}
+        ring = _reach(me, edges) & _reach(me, back)
+        return any(key in ring for key in taken)
 
     def targets_check(self, name: str, rows: list[Row], targets: list[str], replaced: list[tuple[str, Any]],
                       state: dict[str, Any]) -> None:  # fmt: skip
@@ -496,3 +509,15 @@ def _undone(state: dict[str, Any], replaced: list[tuple[str, Any]]) -> ChainMap[
     for oid, old in reversed(replaced):
         before[oid] = old
     return ChainMap(before, state)
+
+
+def _reach(start: Any, edges: dict) -> set:
+    """What `start` reaches through `edges`, itself included."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
