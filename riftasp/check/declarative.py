@@ -17,7 +17,7 @@ everything that holds was applied. Its final state is a *consistent state*. Thre
 
 It reads the board model, the ruleset data and the board facts (riftasp/facts.py); it imports
 neither engine, nor the procedure's encoding. This module judges Riftbound boards; another
-ruleset's boards go to the checker `ELSEWHERE` names for it (Sorcery's:
+ruleset's boards go to the module its plugin's `declarative()` gives (Sorcery's:
 riftasp/check/declarative_sorcery.py, encodings/check/sorcery/), which gives the same `Verdict`.
 With `condition_timing = settled` only eligibility and the final invariants are judged (a
 condition may wait for what could change it, so an eligible application may wait); with
@@ -36,6 +36,7 @@ import clingo
 from ..facts import board_facts
 from ..model import Board
 from ..resources import encodings_folder
+from ..rulesets import own_plugin_value, rulesets_with
 from ..ruleset_data import board_vocabulary, keyword_rules, layer_table
 from ..terms import quote
 from .contract import read_view
@@ -43,10 +44,10 @@ from .report import Report, Violation, show
 
 DECLARATIVE = "rules-allow"
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "claim.lp")
-# The rulesets judged by a module of their own: ruleset -> the module, whose `examine(board,
-# resolution, time_limit)` gives a Verdict (imported when first asked).
-ELSEWHERE = {"sorcery": "riftasp.check.declarative_sorcery"}
-RULESETS = ("riftbound", *ELSEWHERE)
+# The rulesets this module judges itself; another ruleset's plugin may give a module of its own
+# (`declarative()`, riftasp/rulesets/: its `unsupported(board)` and `examine(board, resolution,
+# time_limit)`, which gives a Verdict).
+RULESETS = ("riftbound",)
 # What the program knows: every operation, condition and filter of Riftbound's boards.
 OPERATIONS = frozenset({
     "plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might", "set_controller",
@@ -149,10 +150,12 @@ class Verdict:
 
 def unsupported(board: Board) -> str | None:
     """Why the declarative checker does not judge this board, or None."""
+    other = _elsewhere(board.ruleset)
+    if other is not None:
+        return other.unsupported(board)
     if board.ruleset not in RULESETS:
-        return f"the {board.ruleset} ruleset has no declarative checker (rulesets with one: {', '.join(RULESETS)})"
-    if board.ruleset in ELSEWHERE:
-        return _elsewhere(board.ruleset).unsupported(board)
+        known = ", ".join((*RULESETS, *rulesets_with("declarative")))
+        return f"the {board.ruleset} ruleset has no declarative checker (rulesets with one: {known})"
     effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
     for e in effects:
         if e.op.name not in OPERATIONS:
@@ -376,14 +379,15 @@ def add_to_report(board: Board, resolution: Any, report: Report, time_limit: flo
 
 
 def _elsewhere(ruleset: str) -> Any:
-    import importlib
-
-    return importlib.import_module(ELSEWHERE[ruleset])
+    """The declarative checker the ruleset's own plugin gives (None: none, or this module's)."""
+    make = own_plugin_value(ruleset, "declarative", None)
+    return None if make is None else make()
 
 
 def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT) -> Verdict:
-    if board.ruleset in ELSEWHERE:
-        return _elsewhere(board.ruleset).examine(board, resolution, time_limit)
+    other = _elsewhere(board.ruleset)
+    if other is not None:
+        return other.examine(board, resolution, time_limit)
     start = time.monotonic()
     deadline = start + time_limit
     verdict = Verdict()

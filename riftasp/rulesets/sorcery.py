@@ -172,6 +172,13 @@ def checker() -> Any:
     return check_report
 
 
+def declarative() -> Any:
+    """Its declarative checker, what the rules allow (riftasp/check/declarative_sorcery.py)."""
+    from ..check import declarative_sorcery
+
+    return declarative_sorcery
+
+
 def board_strategy(profile: Any, ruleset: str) -> Any:
     """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/sorcery_strategies.py)."""
     # Imported here: hypothesis is only needed to fuzz.
