@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from riftasp.cli import app
 
+from budget import spread
 from conftest import EXAMPLES, ROOT
 
 runner = CliRunner()
@@ -133,10 +134,11 @@ def test_bad_input_names_the_field(tmp_path):
     assert result.stderr.strip() == f"{bad}: objects[0].attached_to: unknown object 'u9'"
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize(
     "args",
-    [["showcase.json"], ["showcase.json", "--json"], ["--json", "showcase.json", "copy.json"], ["missing.json"],
-     ["showcase.json", "--engine", "reference"]],
+    spread([["--json", "showcase.json", "copy.json"], ["showcase.json"], ["missing.json"], ["showcase.json", "--json"],
+            ["showcase.json", "--engine", "reference"]], 2),  # (three programs a case: the first, third, fifth by default)
 )  # fmt: skip
 def test_the_plain_resolve_shortcut_answers_as_typer_does(args):
     # `riftasp resolve BOARD... [--json]` skips typer's parameter conversion when run as a

@@ -258,7 +258,7 @@ def test_a_stack_of_a_thousand_goes_in_a_few_steps(kind, might, most_steps):
 def test_generated_boards_give_the_one_by_one_trace(seed):
     # The fuzzing corpus reaches loops, copies, control changes, withdrawals and paradoxes; the
     # reference engine applies one application per step, so steps and reasons must agree.
-    for b in generated(budget(10, 150), seed):
+    for b in generated(budget(5, 150), seed):
         try:
             assert_as_one_by_one(b)
         except AssertionError as err:
@@ -303,7 +303,7 @@ def stacks(draw: st.DrawFn) -> Any:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(8, 400), deadline=None, database=None,
+@settings(max_examples=budget(4, 400), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(stacks())
 def test_drawn_stacks_on_one_number_give_the_one_by_one_trace(b):
