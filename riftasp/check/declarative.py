@@ -325,27 +325,34 @@ class Program:
 
     def ask(self, claim: bool, relax: bool, deadline: float) -> tuple[bool | None, Calculation | None]:
         """(True, the best model) / (False, None) / (None, None) when the time ran out."""
-        self.ctl.assign_external(clingo.Function("claim_on"), claim)
-        self.ctl.assign_external(clingo.Function("relax"), relax)
-        best: list[clingo.Symbol] | None = None
+        found, best = solve_claim(self.ctl, claim, relax, deadline)
+        return found, (None if best is None else decode(best, self.objects))
 
-        def on_model(model: clingo.Model) -> None:
-            nonlocal best
-            best = list(model.symbols(shown=True))
 
-        with self.ctl.solve(on_model=on_model, async_=True) as handle:
-            finished = handle.wait(max(0.0, deadline - time.monotonic()))
-            if not finished:
-                handle.cancel()
-                return None, None
-            result = handle.get()
-        if result.unsatisfiable:
-            return False, None
-        if best is None:
+def solve_claim(ctl: clingo.Control, claim: bool, relax: bool,
+                deadline: float) -> tuple[bool | None, list[clingo.Symbol] | None]:
+    """One question of a guess-and-check program with the externals `claim_on` and `relax`:
+    (True, the best model's shown symbols) / (False, None) when it has none / (None, None) when
+    the time ran out or, relaxed, the optimum was not proven (not an answer). Sorcery's program
+    (riftasp/check/declarative_sorcery.py) asks the same way."""
+    ctl.assign_external(clingo.Function("claim_on"), claim)
+    ctl.assign_external(clingo.Function("relax"), relax)
+    best: list[clingo.Symbol] | None = None
+
+    def on_model(model: clingo.Model) -> None:
+        nonlocal best
+        best = list(model.symbols(shown=True))
+
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
             return None, None
-        if relax and not result.exhausted:  # an optimum not proven: not an answer
-            return None, None
-        return True, decode(best, self.objects)
+        result = handle.get()
+    if result.unsatisfiable:
+        return False, None
+    if best is None or (relax and not result.exhausted):
+        return None, None
+    return True, best
 
 
 def consistent_states(board: Board, time_limit: float = TIME_LIMIT) -> tuple[bool | None, dict[str, State] | None]:

@@ -30,7 +30,7 @@ from ..model import Board, Effect
 from ..resources import encodings_folder, manifest
 from ..ruleset_data import layer_table
 from ..terms import quote
-from .declarative import DECLARATIVE, Calculation, Verdict
+from .declarative import DECLARATIVE, Calculation, Verdict, solve_claim
 from .report import Report, Violation, show
 from .sorcery.board import SorceryBoard
 from .sorcery.view import read_view
@@ -585,24 +585,8 @@ class Program:
 
     def ask(self, claim: bool, relax: bool, deadline: float) -> tuple[bool | None, Calculation | None]:
         """(True, the best model) / (False, None) / (None, None) when the time ran out."""
-        self.ctl.assign_external(clingo.Function("claim_on"), claim)
-        self.ctl.assign_external(clingo.Function("relax"), relax)
-        best: list[clingo.Symbol] | None = None
-
-        def on_model(model: clingo.Model) -> None:
-            nonlocal best
-            best = list(model.symbols(shown=True))
-
-        with self.ctl.solve(on_model=on_model, async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
-                handle.cancel()
-                return None, None
-            result = handle.get()
-        if result.unsatisfiable:
-            return False, None
-        if best is None or (relax and not result.exhausted):
-            return None, None
-        return True, decode(best, self.objects, self.keepers)
+        found, best = solve_claim(self.ctl, claim, relax, deadline)
+        return found, (None if best is None else decode(best, self.objects, self.keepers))
 
 
 def consistent_states(board: Board, time_limit: float = TIME_LIMIT) -> tuple[bool | None, dict[str, State] | None]:

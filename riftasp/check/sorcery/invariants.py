@@ -27,6 +27,7 @@ import copy
 from collections import ChainMap
 from typing import Any
 
+from ...graph import strongly_connected_components
 from ..contract import Row, _is_int, is_names
 from ..report import FINAL, TRACE, Report, Violation, show
 from .board import AFTER, BEFORE, DIRECT, REMOVING, Named, SorceryBoard
@@ -318,8 +319,7 @@ class Checker:
         self.count()
         names = {key: set(sb.targets(held, state)) for key, held in removals.items()}
         edges = {key: [k for k in removals if k != key and k[1] in names[key]] for key in removals}
-        back = {key: [k for k in removals if k != key and key[1] in names[k]] for key in removals}
-        ring = _reach(me, edges) & _reach(me, back)
+        ring = next(set(c) for c in strongly_connected_components(list(removals), edges) if me in c)
         return any(key in ring for key in taken)
 
     def targets_check(self, name: str, rows: list[Row], targets: list[str], replaced: list[tuple[str, Any]],
@@ -509,15 +509,3 @@ def _undone(state: dict[str, Any], replaced: list[tuple[str, Any]]) -> ChainMap[
     for oid, old in reversed(replaced):
         before[oid] = old
     return ChainMap(before, state)
-
-
-def _reach(start: Any, edges: dict) -> set:
-    """What `start` reaches through `edges`, itself included."""
-    seen = {start}
-    todo = [start]
-    while todo:
-        for nxt in edges.get(todo.pop(), ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
