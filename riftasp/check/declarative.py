@@ -148,6 +148,23 @@ class Verdict:
 # ---- facts --------------------------------------------------------------------------------
 
 
+def unknown_kind(board: Board, operations: frozenset, conditions: frozenset, filters: frozenset) -> str | None:
+    """The first operation, condition or filter of the board's effects a declarative program
+    does not know (it would judge such a board wrongly), said; or None."""
+    effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
+    for e in effects:
+        if e.op.name not in operations:
+            return f"operation {e.op.name!r} is unknown to the declarative checker"
+        for c in e.conditions:
+            if c.kind not in conditions:
+                return f"condition {c.kind!r} is unknown to the declarative checker"
+        if e.target.filter is not None:
+            for key, _ in e.target.filter.params:
+                if key not in filters:
+                    return f"filter {key!r} is unknown to the declarative checker"
+    return None
+
+
 def unsupported(board: Board) -> str | None:
     """Why the declarative checker does not judge this board, or None."""
     other = _elsewhere(board.ruleset)
@@ -156,17 +173,9 @@ def unsupported(board: Board) -> str | None:
     if board.ruleset not in RULESETS:
         known = ", ".join((*RULESETS, *rulesets_with("declarative")))
         return f"the {board.ruleset} ruleset has no declarative checker (rulesets with one: {known})"
-    effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
-    for e in effects:
-        if e.op.name not in OPERATIONS:
-            return f"operation {e.op.name!r} is unknown to the declarative checker"
-        for c in e.conditions:
-            if c.kind not in CONDITIONS:
-                return f"condition {c.kind!r} is unknown to the declarative checker"
-        if e.target.filter is not None:
-            for key, _ in e.target.filter.params:
-                if key not in FILTERS:
-                    return f"filter {key!r} is unknown to the declarative checker"
+    unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
+    if unknown is not None:
+        return unknown
     if board.settings.rechecked_set != "replaces":
         return "the reading rechecked_set = keeps is not judged by the declarative checker"
     if len(board.objects) > MAX_OBJECTS:

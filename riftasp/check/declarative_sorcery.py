@@ -30,7 +30,7 @@ from ..model import Board, Effect
 from ..resources import encodings_folder, manifest
 from ..ruleset_data import layer_table
 from ..terms import quote
-from .declarative import DECLARATIVE, Calculation, Verdict, solve_claim
+from .declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
 from .report import Report, Violation, show
 from .sorcery.board import SorceryBoard
 from .sorcery.view import read_view
@@ -449,17 +449,9 @@ def unsupported(board: Board) -> str | None:
     """Why the checker does not judge this board, or None."""
     if board.ruleset != RULESET:
         return f"the {board.ruleset} ruleset has no declarative checker of its own"
-    effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
-    for e in effects:
-        if e.op.name not in OPERATIONS:
-            return f"operation {e.op.name!r} is unknown to the declarative checker"
-        for c in e.conditions:
-            if c.kind not in CONDITIONS:
-                return f"condition {c.kind!r} is unknown to the declarative checker"
-        if e.target.filter is not None:
-            for key, _ in e.target.filter.params:
-                if key not in FILTERS:
-                    return f"filter {key!r} is unknown to the declarative checker"
+    unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
+    if unknown is not None:
+        return unknown
     if len(board.objects) > MAX_OBJECTS:
         return f"{len(board.objects)} objects, more than the bound of {MAX_OBJECTS}"
     return None
