@@ -10,6 +10,8 @@ import os
 from collections.abc import Sequence
 from typing import TypeVar
 
+import pytest
+
 T = TypeVar("T")
 
 THOROUGH = os.environ.get("RIFTASP_THOROUGH") == "1"
@@ -24,3 +26,10 @@ def spread(items: Sequence[T], every: int) -> list[T]:
     """All of `items` in the thorough run; every `every`-th one, spread over them, by default (for
     a check the golden outputs already hold every example to, asked again of each)."""
     return list(items) if THOROUGH else list(items[::every])
+
+
+def thorough_only(test: T) -> T:
+    """A test whose smallest useful budget is still long, and whose rule another quick test
+    already asks on fewer boards: CI's thorough run runs it, the README's run does not."""
+    skip = pytest.mark.skipif(not THOROUGH, reason="runs in the thorough run (RIFTASP_THOROUGH=1), as CI does")
+    return pytest.mark.thorough(skip(test))

@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from boards import generate  # noqa: E402 - bench/ is not a package
+from budget import thorough_only  # noqa: E402
 from symbol_table import parts_of  # noqa: E402
 
 from riftasp.board_io import board_from_dict  # noqa: E402
@@ -28,6 +29,7 @@ def test_the_parts_are_whole_blocks_covering_the_board_once() -> None:
     assert sorted(e["id"] for part in parts for e in part["effects"]) == sorted(e["id"] for e in board["effects"])
 
 
+@thorough_only  # (four resolves of a 30-object board; a benchmark's premise, not a rule)
 def test_each_part_resolves_as_it_does_in_the_whole_board() -> None:
     board = generate(30)  # three blocks of ten, a part each
     whole = resolve(board_from_dict(board, "whole")).to_json()

@@ -873,7 +873,7 @@ def boards(draw) -> Board:
     return board
 
 
-ROUND_TRIPS = settings(max_examples=budget(25, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ROUND_TRIPS = settings(max_examples=budget(12, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.thorough
@@ -936,7 +936,7 @@ def mutated_boards(draw) -> Any:
     return data
 
 
-FUZZ = settings(max_examples=budget(60, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=budget(30, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def reads(data: Any) -> bool:
@@ -966,7 +966,7 @@ def test_the_schema_accepts_every_mutated_board_the_reader_accepts(data: Any):
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(60, 200), deadline=None)
+@settings(max_examples=budget(30, 200), deadline=None)
 @given(st.data())
 def test_any_mutated_lp_board_reads_or_fails_with_a_board_error(data: st.DataObject):
     lines = spec_facts().splitlines()

@@ -690,7 +690,7 @@ def test_tampering_with_generated_resolutions_is_always_caught():
     board, or a trace row dropped, never goes unnoticed."""
     from riftasp.reference import resolve
 
-    boards = _generated(budget(40, 400))
+    boards = _generated(budget(20, 400))
     assert boards
     tried = 0
     for b in boards:

@@ -24,7 +24,7 @@ from riftasp.progress import BarProgress, JsonLinesProgress, Progress, make_prog
 from riftasp.reference import resolve as reference
 from riftasp.signature import Signature, knock_out, signature
 
-from budget import THOROUGH, budget
+from budget import THOROUGH, budget, thorough_only
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
@@ -131,7 +131,7 @@ def test_fuzz_without_copy_finds_each_planted_defect_once():
         assert finding.explains and all("result: might" in t for t in finding.explains.values())
 
 
-@pytest.mark.thorough
+@thorough_only  # (in this process, on fewer boards: test_fuzz_without_copy_finds_each_planted_defect_once)
 def test_fuzz_command_without_copy(tmp_path):
     out = tmp_path / "out"
     count = budget(5, 80)  # seed 5: 5 boards find two planted defects; 80 reach all four
@@ -333,7 +333,7 @@ def few_examples(tmp_path: Path, n: int = 4) -> Path:
 
 def test_json_progress_records_on_stderr(tmp_path, monkeypatch):
     monkeypatch.setattr("riftasp.progress.INTERVAL", 0.0)
-    n = 4
+    n = 2
     result = cli("crosscheck", "--engine", "reference", "--json", few_examples(tmp_path, n))
     assert result.exit_code == 0
     records = [json.loads(line) for line in result.stderr.splitlines()]

@@ -413,7 +413,7 @@ def ground_terms(draw: st.DrawFn, depth: int = 3) -> str:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(60, 600), deadline=None)
+@settings(max_examples=budget(30, 600), deadline=None)
 @given(st.lists(st.tuples(NAMES, st.lists(ground_terms(), min_size=1, max_size=3), SPACE), min_size=1, max_size=5))
 def test_plain_facts_read_as_clingo_reads_them(facts: list[tuple[str, list[str], str]]):
     text = "".join(f"{name}({','.join(arguments)}){gap}.{gap}\n" for name, arguments, gap in facts)

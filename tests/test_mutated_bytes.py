@@ -68,7 +68,7 @@ def check(code: int, stdout: str, stderr: str, path: Path) -> None:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(40, 1000), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=budget(20, 1000), deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated(), st.sampled_from(["asp", "reference"]))
 def test_a_mutated_board_is_answered_or_refused_in_one_line(board: tuple[str, bytes], engine: str):
     suffix, data = board

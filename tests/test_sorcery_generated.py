@@ -44,7 +44,7 @@ def compared(out: dict) -> dict:
 
 
 @pytest.mark.thorough
-@boards_settings(budget(60, 1000))
+@boards_settings(budget(30, 1000))
 @given(data=sorcery_boards())
 def test_generated_boards_resolve_once_per_effect_and_object_and_deterministically(data):
     board = board_from_dict(data)
@@ -86,7 +86,7 @@ def test_every_example_s_stored_outputs_agree_and_keep_sorcery_s_invariants(path
 
 
 @pytest.mark.thorough
-@boards_settings(budget(40, 300))
+@boards_settings(budget(20, 300))
 @given(data=sorcery_boards(profile=Profile(without=frozenset({"conditions", "gear", "gain_control", "filters"}),
                                            max_objects=3, max_effects=1)))
 def test_a_profile_leaves_out_what_it_names(data):
@@ -120,7 +120,7 @@ def drawn_boards(seed_: int, count: int) -> list[dict]:
 def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     from riftasp.sorcery_strategies import ARTIFACTS, AURAS, MINIONS, OPS, SITES
 
-    drawn = drawn_boards(2, 1200)
+    drawn = drawn_boards(5, 500)  # (seed 5 reaches every item below within 500 boards; seed 2 took 600)
     cards = {o["card"] for d in drawn for o in d["objects"] if "card" in o}
     assert set(MINIONS + SITES + AURAS + ARTIFACTS) <= cards
     assert {e["op"]["op"] for d in drawn for e in d["effects"]} == set(OPS)

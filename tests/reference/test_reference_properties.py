@@ -252,7 +252,7 @@ def check_invariants(board: Board) -> None:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(80, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(40, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_random_boards_keep_the_engine_invariants(board):
     check_invariants(board)
