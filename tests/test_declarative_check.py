@@ -71,7 +71,7 @@ def _kinds(violations):
 
 
 @pytest.mark.thorough
-@pytest.mark.parametrize("path", spread(EXAMPLE_BOARDS, 3), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", spread(EXAMPLE_BOARDS, 6), ids=lambda p: p.stem)
 def test_every_example_resolved_by_the_engine_is_accepted_without_its_trace(path):
     board = load_board(path)
     res = _untraced(board)

@@ -24,7 +24,7 @@ from riftasp.progress import BarProgress, JsonLinesProgress, Progress, make_prog
 from riftasp.reference import resolve as reference
 from riftasp.signature import Signature, knock_out, signature
 
-from budget import THOROUGH, budget, thorough_only
+from budget import THOROUGH, budget, spread, thorough_only
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
@@ -282,7 +282,8 @@ def test_cards_command_lists_the_library():
     assert cli("cards", "--ruleset", "nope").exit_code == 2
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLE_BOARDS if '"card"' in p.read_text()))
+@pytest.mark.thorough
+@pytest.mark.parametrize("name", spread(sorted(p.stem for p in EXAMPLE_BOARDS if '"card"' in p.read_text()), 3))
 def test_expanded_cards_round_trip(name):
     b = load_board(EXAMPLES / f"{name}.json")
     sent = json.loads(board_json(b, expand=True))
