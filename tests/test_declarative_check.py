@@ -317,7 +317,7 @@ def test_engine_answers_on_generated_boards_are_what_the_rules_allow():
     consistent state is the checker's finding about the engine, counted, not failed."""
     from corpus import generated
 
-    boards = generated(budget(5, 400), 1)
+    boards = generated(budget(5, 1000), 1)  # (with Sorcery's 1,000: 2,000 boards judged in the thorough run)
     false_paradoxes, alarms, judged = [], [], 0
     for board in boards:
         verdict = examine(board, _untraced(board))
