@@ -12,8 +12,11 @@ Families (each a generator of a Riftbound board of size n):
 - `copy-chain`: unit i is a copy of unit i+1 (n units): each object waits for the next.
 - `stack`: one unit under n effects in turn: +1, -1, "+2 to a maximum of 10+i", "increase to
   3+i/4"; every tenth "while Might >= 2".
-- `blocks`: blocks of 8 objects (n objects): a lord read by seven followers ("Tank while the lord
-  has Might >= 6"), limited increases on the lord, a gear on a follower, random statuses.
+- `blocks`: blocks of 8 objects (n objects): a lord read by six followers and a gear ("Tank while
+  the lord has Might >= 6"), limited increases on the lord, random statuses; the lord gives its
+  block's other units +1 while Mighty (a tag filter) and its first follower gives the lord +1
+  while Mighty (a loop in every block). The blocks read nothing outside themselves: the whole
+  board should cost the sum of its blocks.
 
 Each (family, size, engine) runs in a fresh process, capped at --cap seconds of wall time (a
 capped run is shown as `> cap`): CPU seconds of the resolve call and the process's peak RSS.
@@ -84,17 +87,26 @@ def blocks(n: int, seed: int = 0) -> list:
     objects: list[dict] = []
     effects: list[dict] = []
     for b in range(n // 8):
-        lord = f"b{b}-lord"
-        objects.append(unit(lord, rng.randint(2, 6), status=rng.choice([[], ["attacking"]])))
+        lord, tag = f"b{b}-lord", f"Block{b}"
+        # The lord buffs its block's other units while it is Mighty (a tag filter: nothing on the
+        # board changes tags, so it can target its block only), and its first follower buffs
+        # the lord while that follower is Mighty: a loop in every block.
+        block_buff = {"id": f"{lord}-buff", "op": {"op": "plus", "amount": 1}, "conditions": [{"mighty": "self"}],
+                      "target": {"filter": {"type": "unit", "tag": tag, "relation": "friendly", "other": True}}}
+        objects.append(unit(lord, rng.randint(2, 6), tags=[tag], status=rng.choice([[], ["attacking"]]),
+                            rules_text=[block_buff]))  # fmt: skip
         effects.append(effect(f"{lord}-up", len(effects) + 1, {"op": "plus_max", "amount": 2, "max": 7}, [lord]))
         effects.append(effect(f"{lord}-up2", len(effects) + 1, {"op": "plus_max", "amount": 1, "max": 6}, [lord],
                               {"status": "attacking", "of": "target"}))  # fmt: skip
         for f in range(6):
             oid = f"b{b}-f{f}"
-            tank = {"id": f"{oid}-tank", "op": {"op": "gain_keywords", "keywords": ["Tank"]},
-                    "conditions": [{"might_at_least": 6, "of": lord}]}
-            objects.append(unit(oid, rng.randint(1, 5), status=rng.choice([[], ["attacking"], ["defending"]]),
-                                rules_text=[tank]))  # fmt: skip
+            text = [{"id": f"{oid}-tank", "op": {"op": "gain_keywords", "keywords": ["Tank"]},
+                     "conditions": [{"might_at_least": 6, "of": lord}]}]
+            if f == 0:
+                text.append({"id": f"{oid}-back", "op": {"op": "plus", "amount": 1}, "target": {"ids": [lord]},
+                             "conditions": [{"mighty": "self"}]})  # fmt: skip
+            objects.append(unit(oid, rng.randint(1, 5), tags=[tag],
+                                status=rng.choice([[], ["attacking"], ["defending"]]), rules_text=text))
         objects.append({"id": f"b{b}-gear", "name": "Boots", "type": "gear", "owner": "alice", "zone": "base",
                         "attached_to": f"b{b}-f0", "might_bonus": 1,
                         "effect_text": [{"id": f"b{b}-gear-ganking", "op": {"op": "gain_keywords", "keywords": ["Ganking"]},

@@ -151,6 +151,10 @@ class _Analyser:
         # What each characteristic of each object on the board could ever be: (object, what) ->
         # values (single-valued) or members (set-valued); grown by potential_holdings().
         self.may: dict[tuple[str, str], set[str]] = {}
+        # The other way round: (what, value or member) -> the objects that could have it, so that
+        # a filter asking for a member looks at those objects only (looking at every object for
+        # every filtered effect cost time in proportion to the board squared).
+        self.may_have: dict[tuple[str, str], set[str]] = {}
         for oid in self.on_board:
             self.add_printed(oid, oid)
 
@@ -173,6 +177,8 @@ class _Analyser:
         have = self.may.setdefault((oid, what), set())
         if values <= have:
             return False
+        for value in values - have:
+            self.may_have.setdefault((what, value), set()).add(oid)
         have |= values
         return True
 
@@ -257,7 +263,7 @@ class _Analyser:
         f = target.filter
         controllers = self.instance_controllers(effect, holder, ongoing) if effect is not None else set()
         result = []
-        for oid in self.on_board:
+        for oid in self._filter_candidates(effect):
             if f is not None:
                 obj = self.objects[oid]
                 if f.zone is not None and obj.zone != f.zone:
@@ -270,6 +276,15 @@ class _Analyser:
                     continue
             result.append(oid)
         return result
+
+    def _filter_candidates(self, effect: Effect | None) -> list[str]:
+        """The objects on the board, in board order, that could have every member the filter
+        asks for (may_match asks the same, object by object): those that could have its rarest."""
+        asks = self.layout.bind(effect)["asks"] if effect is not None else ()
+        if not asks:
+            return self.on_board
+        rarest = min((self.may_have.get(ask, set()) for ask in asks), key=len)
+        return sorted((oid for oid in rarest if oid in self.on_board_set), key=self.layout.index.__getitem__)
 
     def ability_bearer(self, holder: str, origin: str) -> str | None:
         # In Effect Text `self` and `bearer` both mean the bearer, which is its holder (§2).
