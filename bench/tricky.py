@@ -23,7 +23,9 @@ capped run is shown as `> cap`): CPU seconds of the resolve call and the process
 Between consecutive sizes it prints each engine's growth exponent log(t2/t1)/log(n2/n1), and at
 each size the ASP resolver's time as a multiple of the reference engine's (same run).
 `--max-exponent` makes it exit 1 when an exponent between two measured sizes is above it (a
-capped size counts as above).
+capped size counts as above). `--gate` (CI) measures the small sizes and exits 1 when a family's
+growth from its smallest to its largest small size is above its bound in GATE, or a run peaks
+above 1 GB.
 """
 
 from __future__ import annotations
@@ -148,6 +150,45 @@ def run(family: str, n: int, engine: str, cap: float) -> dict:
     return {"family": family, "size": n, "engine": engine, **json.loads(out.stdout)}
 
 
+# CI's gate (--gate, the small sizes): the growth exponent from the smallest to the largest small
+# size, per family and engine, may not exceed these. They are today's exponents plus a margin for
+# a noisy host (0.6), so a change that makes a family steeper fails; issue 36's targets are
+# lower (loops <= 2.2, chains <= 1.3, stacks <= 2.0, blocks <= 1.3) and only the blocks meet
+# theirs so far (docs/performance.md). Times under GATE_FLOOR seconds count as GATE_FLOOR: the
+# reference engine's smallest runs take milliseconds, whose ratios are noise.
+GATE = {
+    "lords": {"asp": 3.3, "reference": 5.4},
+    "copy-chain": {"asp": 1.8, "reference": 2.5},
+    "stack": {"asp": 2.3, "reference": 3.3},
+    "blocks": {"asp": 1.3, "reference": 1.3},
+}
+GATE_FLOOR = 0.05
+GATE_MEMORY_MB = 1024
+
+
+def gate_failures(rows: list[dict]) -> list[str]:
+    """What the gate finds too steep or too big in `rows` (the small sizes of every family)."""
+    failures = []
+    for family, bounds in GATE.items():
+        for engine, bound in bounds.items():
+            measured = sorted((r for r in rows if r["family"] == family and r["engine"] == engine),
+                              key=lambda r: r["size"])  # fmt: skip
+            if len(measured) < 2:
+                continue
+            first, last = measured[0], measured[-1]
+            if last["seconds"] is None:
+                failures.append(f"{family} {engine}: n={last['size']} reached the cap")
+                continue
+            floor = {**first, "seconds": max(first["seconds"], GATE_FLOOR)}
+            e = exponent(floor, {**last, "seconds": max(last["seconds"], GATE_FLOOR)})
+            if e is not None and e > bound:
+                failures.append(f"{family} {engine}: n^{e:.2f} from {first['size']} to {last['size']}, above n^{bound}")
+            for r in measured:
+                if r.get("peak_rss_mb", 0) > GATE_MEMORY_MB:
+                    failures.append(f"{family} {engine}: n={r['size']} peaked at {r['peak_rss_mb']:.0f} MB")
+    return failures
+
+
 def exponent(a: dict, b: dict) -> float | None:
     if a["seconds"] is None or b["seconds"] is None:
         return None
@@ -163,11 +204,15 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=120.0, help="wall seconds a run may take")
     parser.add_argument("--max-exponent", type=float, default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--gate", action="store_true",
+                        help="the small sizes; exit 1 when a family grows faster than GATE allows (CI)")
     args = parser.parse_args()
     if args.measure:
         family, n, engine = args.measure
         print(json.dumps(measure(family, int(n), engine)))
         return
+    if args.gate:
+        args.sizes = "small"
     families = args.families.split(",")
     engines = args.engines.split(",")
     rows: list[dict] = []
@@ -199,6 +244,11 @@ def main() -> None:
                     print(f"{family:10} n={a['size']:5} asp / reference = {a['seconds'] / r['seconds']:.1f}")
     if args.json:
         print(json.dumps({"rows": rows, "too_steep": too_steep}, indent=2))
+    if args.gate:
+        failures = gate_failures(rows)
+        print("gate: " + ("; ".join(failures) if failures else "every family within its bound"), file=sys.stderr)
+        if failures:
+            sys.exit(1)
     if args.max_exponent is not None and too_steep:
         print("growth above --max-exponent: " + "; ".join(too_steep), file=sys.stderr)
         sys.exit(1)
