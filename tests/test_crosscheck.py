@@ -133,7 +133,7 @@ def test_fixed_disagreement_stays_fixed(path):
 def test_fuzz_catches_the_broken_engine_and_writes_minimal_boards(tmp_path):
     # Persistent mode: the same boards and answers as one-shot, without a process per board.
     out = tmp_path / "out"
-    count = budget(10, 500)
+    count = budget(7, 500)  # (seed 17: a disagreement within 7 boards)
     result = cli("fuzz", "--count", count, "--seed", 17, "--engine", BROKEN + " --persistent", "--persistent",
                  "--out", out, "--json")
     assert result.exit_code == 1, result.output
