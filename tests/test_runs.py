@@ -138,9 +138,9 @@ def test_a_stack_whose_conditions_hold_all_the_way_goes_in_few_steps():
     assert [r["step"] for r in asp["applied"]["u"]] == list(range(1, 31))
     # Waiting on one another, all but the last (its condition settled: no other writer left).
     assert ["unblocked" in r["reasons"] for r in asp["applied"]["u"]] == [True] * 29 + [False]
-    # 29 in one step, the last alone (its condition settled: no other writer left), then the
-    # unit is found finished and checked.
-    assert steps == 4
+    # 29 in one step, the last alone (its condition settled: no other writer left), which leaves
+    # nothing open: the unit finishes with it and is checked in the next step.
+    assert steps == 3
 
 
 def test_a_capped_stack_goes_in_one_step_up_to_where_the_cap_changes_an_amount():
@@ -216,14 +216,15 @@ def test_a_chain_of_plain_and_capped_increases_of_one_amount():
 def test_a_chain_longer_than_the_values_asked_a_step_goes_at_once_where_its_readers_say_where_they_turn():
     # 60 "+1 while at least 1 Might" from 1: every reader is a condition that turns at 1 only
     # (cond_changes_at/3), behind the chain: nothing turns on its way, so it is not held to the
-    # 32 values a step that asking value by value allows (5 steps before, 4 now).
+    # 32 values a step that asking value by value allows (5 steps before, 4 then; 3 since a group
+    # finishes with the step that applies the last application open to it).
     b = board([unit("u", 1)], [effect(f"e{i}", plus(), "u", i + 1, conditions=[{"might_at_least": 1, "of": "u"}])
                                for i in range(60)])
     steps = assert_as_one_by_one(b)
     asp, _ = solved(b)
     assert asp["objects"]["u"]["might"] == 61
     assert [(r["step"], r["before"], r["after"]) for r in asp["applied"]["u"]] == [(i, i, i + 1) for i in range(1, 61)]
-    assert steps == 4
+    assert steps == 3
 
 
 def test_a_chain_stops_before_the_value_where_mighty_turns():
