@@ -25,7 +25,7 @@ from .result import Resolution
 from .limits import Deadline
 from .resources import procedure
 from .rulesets import object_fields
-from .solver import SolveStats, next_round_facts, ruleset_facts, solve_round
+from .solver import Rounds, SolveStats, ruleset_facts, solve_round
 from .terms import quote
 
 # Boards per program, and objects: a batch pays clingo's fixed costs (loading the encoding, a
@@ -142,14 +142,15 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
     ruleset = boards[0].ruleset
     split = _Splitter(boards)
     facts = [_scoped_facts(board, k) for k, board in enumerate(boards)]
-    carried: list[list[str]] = [[] for _ in boards]
     stats = [SolveStats() for _ in boards]
+    rounds = [Rounds(stats[k], []) for k in range(len(boards))]
+    trial_atoms: dict[int, list[Atom]] = {}  # a board's round before a restoration (Rounds.trial)
     final: list[list[Atom]] = [[] for _ in boards]
     withdrawn: list[list[Withdrawn]] = [[] for _ in boards]
     deadline = Deadline(time_limit)
     active = list(range(len(boards)))
     while active:
-        program = ruleset_facts(ruleset) + "".join(facts[k] + "".join(carried[k]) for k in active)
+        program = ruleset_facts(ruleset) + "".join(facts[k] + "".join(rounds[k].carried) for k in active)
         symbols = solve_round(program, ruleset, SolveStats(), deadline)
         # Plain data once per round: splitting and decoding read every atom's arguments, and
         # each clingo accessor crosses into C.
@@ -159,14 +160,17 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
         for k in active:
             stats[k].rounds += 1
             board_symbols, board_atoms = shown[k]
-            if any(atom[0] == "withdraw" for atom in board_atoms):
-                new = len(stats[k].withdrawn)
-                carried[k] += next_round_facts(board_symbols, stats[k])
-                withdrawn[k] += [split.strip_withdrawn(withdrawn_terms(w, memo), k)
-                                 for w in stats[k].withdrawn[new:]]
+            answer = rounds[k].after(board_symbols)
+            if answer is None:
                 going_on.append(k)
-            else:
-                final[k] = [split.strip(atom, k) for atom in board_atoms]
+                continue
+            if answer is not board_symbols:  # the trial before this round is the answer
+                board_atoms = trial_atoms[k]
+            final[k] = [split.strip(atom, k) for atom in board_atoms]
+            withdrawn[k] = [split.strip_withdrawn(withdrawn_terms(w, memo), k) for w in stats[k].withdrawn]
+        for k in going_on:
+            if rounds[k].trial is not None:
+                trial_atoms[k] = shown[k][1]
         active = going_on
     return [decode_atoms(final[k], ruleset, withdrawn[k]) for k in range(len(boards))]
 

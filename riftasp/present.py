@@ -105,6 +105,10 @@ def result_line(res: Resolution, object_id: str) -> str:
 
 
 def _withdrawal_reason(w: Withdrawal) -> str:
+    if w.failed == ("support",):
+        named = ", ".join(w.because)
+        return (f"it applied only through {named}, which it took away: withdrawn when {named} "
+                f"was restored after round {w.round}")
     parts = {"existence": "it no longer existed", "target": "it no longer targeted it",
              "condition": "its condition failed"}
     failed = " and ".join(parts.get(f, f) for f in w.failed) or "it failed"

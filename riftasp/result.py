@@ -112,7 +112,9 @@ class Withdrawal:
     object: str
     effect: str
     round: int  # the round whose final state it failed in (1 = the first calculation)
-    failed: tuple[str, ...]  # among "existence", "target", "condition"
+    # among "existence", "target", "condition"; or only "support": withdrawn when the application
+    # it took away was restored (§8), `because` naming that application
+    failed: tuple[str, ...]
     because: tuple[str, ...]  # the culprits: applications that changed what the failing part reads
 
     def to_json(self) -> dict[str, Any]:

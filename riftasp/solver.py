@@ -97,46 +97,81 @@ def run(
     TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
-    carried: list[str] = [ruleset_facts(ruleset, readings)]
+    rounds = Rounds(stats, [ruleset_facts(ruleset, readings)])
     deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1
-        symbols = solve_round(facts + "".join(carried), ruleset, stats, deadline, max_steps, strict)
-        withdrawn = [s for s in symbols if s.name == "withdraw"]
-        if not withdrawn:
-            return symbols, stats
-        carried += next_round_facts(symbols, stats)
+        symbols = solve_round(facts + "".join(rounds.carried), ruleset, stats, deadline, max_steps, strict)
+        answer = rounds.after(symbols)
+        if answer is not None:
+            return answer, stats
 
 
-def next_round_facts(symbols: list[clingo.Symbol], stats: SolveStats) -> list[str]:
-    """Facts for the next round: the withdrawn applications and the paradoxes recorded (with the
-    round number `stats.rounds`); the withdrawals are added to `stats.withdrawn`."""
-    failed: dict[tuple, list[str]] = {}
-    because: dict[tuple, list[tuple]] = {}
-    facts: list[str] = []
-    for s in symbols:
-        args = s.arguments
-        if s.name == "withdraw_failed":
-            failed.setdefault((args[0], args[1]), []).append(str(args[2]))
-        elif s.name == "withdraw_because":
-            because.setdefault((args[0], args[1]), []).append((args[2], args[3]))
-        elif s.name == "paradox_part":
-            rep, inst, obj, kind = args
-            facts.append(f"paradox_record(({stats.rounds},{rep}),{inst},{obj},{kind}).\n")
-    for s in symbols:
-        if s.name == "withdraw":
-            key = (s.arguments[0], s.arguments[1])
-            facts.append(f"excluded({key[0]},{key[1]}).\n")
-            stats.withdrawn.append(
-                RoundWithdrawal(
-                    stats.rounds,
-                    key[0],
-                    key[1],
-                    tuple(sorted(failed.get(key, []))),
+class Rounds:
+    """What one board carries from round to round (docs/semantics.md §8): the withdrawn
+    applications (as `excluded` facts), the paradoxes found, the records that let a withdrawal be
+    taken back, and the trial such a restoration is."""
+
+    def __init__(self, stats: SolveStats, carried: list[str]) -> None:
+        self.stats = stats
+        self.carried = carried
+        # The round before a restoration and the withdrawals standing then: the answer unless
+        # the round after the restoration is consistent at once (§8).
+        self.trial: tuple[list[clingo.Symbol], list[RoundWithdrawal]] | None = None
+
+    def after(self, symbols: list[clingo.Symbol]) -> list[clingo.Symbol] | None:
+        """The round's symbols when the calculation ends with it (or the symbols of the round it
+        falls back to), else None after taking in what the next round carries."""
+        names = {s.name for s in symbols if s.name in ("withdraw", "restore", "trial_fails")}
+        trial, self.trial = self.trial, None
+        if trial is not None and "trial_fails" in names:
+            symbols, self.stats.withdrawn = trial
+            return symbols
+        if "withdraw" not in names and "restore" not in names:
+            return symbols
+        if "restore" in names:
+            self.trial = (symbols, list(self.stats.withdrawn))
+        self.carried = self.next_round(symbols)
+        return None
+
+    def next_round(self, symbols: list[clingo.Symbol]) -> list[str]:
+        """The facts carried into the next round: those carried so far, less the withdrawals the
+        round restored, plus its withdrawals, the records that let a withdrawal be restored later
+        and the paradoxes found (with the round number). `stats.withdrawn` follows: the
+        withdrawals standing after this round."""
+        stats = self.stats
+        failed: dict[tuple, list[str]] = {}
+        because: dict[tuple, list[tuple]] = {}
+        facts: list[str] = []
+        restored: set[tuple] = set()
+        for s in symbols:
+            args = s.arguments
+            if s.name == "withdraw_failed":
+                failed.setdefault((args[0], args[1]), []).append(str(args[2]))
+            elif s.name == "withdraw_because":
+                because.setdefault((args[0], args[1]), []).append((args[2], args[3]))
+            elif s.name == "paradox_part":
+                rep, inst, obj, kind = args
+                facts.append(f"paradox_record(({stats.rounds},{rep}),{inst},{obj},{kind}).\n")
+            elif s.name == "withdrawn_for":
+                facts.append(f"withdrawal_record({','.join(map(str, args))}).\n")
+            elif s.name == "restore":
+                restored.add((args[0], args[1]))
+                facts.append(f"restored({args[0]},{args[1]}).\n")
+        carried = self.carried
+        if restored:
+            gone = {f"excluded({i},{o}).\n" for i, o in restored}
+            carried = [f for f in carried if f not in gone]
+            stats.withdrawn = [w for w in stats.withdrawn if (w.instance, w.object) not in restored]
+        for s in symbols:
+            if s.name == "withdraw":
+                key = (s.arguments[0], s.arguments[1])
+                facts.append(f"excluded({key[0]},{key[1]}).\n")
+                stats.withdrawn.append(RoundWithdrawal(
+                    stats.rounds, key[0], key[1], tuple(sorted(failed.get(key, []))),
                     tuple(sorted(because.get(key, []))),
-                )
-            )
-    return facts
+                ))
+        return carried + facts
 
 
 def solve_round(
@@ -214,7 +249,7 @@ def solve_round(
 
 # What Python itself writes into a program or reads from it by name: never renamed per step.
 PYTHON_FACTS: set[tuple[str, int]] = {
-    ("excluded", 2), ("paradox_record", 4), ("summing_keyword", 1), ("bonus_keyword", 2), ("stage", 4),
+    ("excluded", 2), ("paradox_record", 4), ("withdrawal_record", 4), ("restored", 2), ("summing_keyword", 1), ("bonus_keyword", 2), ("stage", 4),
     ("op_stage", 2), ("reading", 2), *((name, 1) for name in FAMILY_FACTS.values()),
 }
 

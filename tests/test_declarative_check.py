@@ -313,17 +313,17 @@ def test_each_check_encoding_header_names_what_it_expects_and_provides():
 @pytest.mark.thorough
 def test_engine_answers_on_generated_boards_are_what_the_rules_allow():
     """On the fuzzing corpus the engine's answers (without traces) are consistent states, or the
-    board has none and the answer reports a paradox. A reported paradox on a board that has a
-    consistent state is the checker's finding about the engine, counted, not failed."""
+    board has none and the answer reports a paradox; a paradox is never reported on a board that
+    has a consistent state (generated[968] and [969] of this corpus were such false paradoxes:
+    docs/semantics.md §8, "a culprit that stood on its victim")."""
     from corpus import generated
 
     boards = generated(budget(5, 1000), 1)  # (with Sorcery's 1,000: 2,000 boards judged in the thorough run)
-    false_paradoxes, alarms, judged = [], [], 0
+    alarms, judged = [], 0
     for board in boards:
         verdict = examine(board, _untraced(board))
         judged += verdict.skipped is None
-        for v in verdict.violations:
-            (false_paradoxes if v.check == "paradox-false" else alarms).append(f"{board.source}: {v}")
-    print(f"judged {judged}/{len(boards)}; false paradoxes reported by the engine: {false_paradoxes}")
+        alarms += [f"{board.source}: {v}" for v in verdict.violations]
+    print(f"judged {judged}/{len(boards)}")
     assert judged >= len(boards) // 2
     assert alarms == []

@@ -199,6 +199,80 @@ def test_c4_a_loss_able_only_on_the_way_down_is_withdrawn_alone_and_no_paradox(e
     assert check(b, res.to_json(), declarative=True) == []
 
 
+# ---- A culprit that stood on its victim (docs/semantics.md §8) ----------------------------------
+# [L] "Remove the support and calculate again ... Shield cannot keep itself switched on after the
+# condition granting Shield fails." An application withdrawn only because of culprits it enabled,
+# which without it never apply, is restored and they are withdrawn in its place, when that gives a
+# consistent state at once (found by the thorough declarative sweep: generated(1000, 1)[968]).
+
+SET_4 = {"id": "set-4", "op": {"op": "set_might", "value": 4}}
+
+
+def copy_while_4(ts=0):
+    return ongoing("copy", ts, {"op": "copy", "of": "v"}, ["u"], {"might_at_least": 4, "of": "target"})
+
+
+def minus_1(op="minus_min"):
+    amount = {"op": "minus_min", "amount": 1, "min": 0} if op == "minus_min" else {"op": "minus", "amount": 1}
+    return ongoing("minus", 4, amount, ["u"], {"mighty": "v"}, controller="bob")
+
+
+def test_a_copy_that_took_the_set_it_stood_on_is_withdrawn_and_the_set_stays(engine):
+    res = run(example("copy-that-took-its-support"), engine)
+    c = res.objects["u1"]
+    assert (c.name, c.might, c.tags, c.abilities) == ("Tinkerer", 3, ("Mech",), ("set-4",))
+    assert res.paradoxes == [] and res.withdrawn == {"u1": ["copy-while-4"]}
+    [w] = res.withdrawals
+    assert (w.effect, w.round, w.failed, w.because) == ("copy-while-4", 2, ("support",), ("set-4",))
+    assert check(example("copy-that-took-its-support"), res.to_json(), declarative=True) == []
+
+
+SUPPORT_CASES = {
+    # name: (objects, effects, u's (name, might, tags, keywords), withdrawn from u, paradoxes)
+    "a plain -1 in place of the minimum-0 one": (
+        [unit("u", 3, tags=["Mech"], rules_text=[SET_4]), unit("v", 5)], [copy_while_4(), minus_1("minus")],
+        ("U", 3, ("Mech",), {}), ["copy"], []),
+    "the copy newer than the -1": (
+        [unit("u", 3, tags=["Mech"], rules_text=[SET_4]), unit("v", 5)], [copy_while_4(9), minus_1()],
+        ("U", 3, ("Mech",), {}), ["copy"], []),
+    "a +1 to Poro units whose target the copy took": (
+        [unit("u", 3, tags=["Poro"]), unit("v", 5)],
+        [{"id": "poro-plus1", "controller": "alice", "timestamp": 1, "op": {"op": "plus", "amount": 1},
+          "target": {"filter": {"tag": "Poro"}}}, copy_while_4(), minus_1()],
+        ("U", 3, ("Poro",), {}), ["copy"], []),
+    # Without the -1 the copy holds at 4 after the restoration too: no set of the two is
+    # consistent, the trial fails and the paradox stands.
+    "no -1: a paradox": (
+        [unit("u", 3, tags=["Mech"], rules_text=[SET_4]), unit("v", 5)], [copy_while_4()],
+        ("U", 3, ("Mech",), {}), ["set-4"], [["copy", "set-4"]]),
+    # A copy that keeps the Tank it needs by copying it: the same.
+    "a copy that brings its own keyword: a paradox": (
+        [unit("u", 3, rules_text=[{"id": "tank", "op": {"op": "gain_keywords", "keywords": ["Tank"]}}]),
+         unit("v", 5, keywords=["Tank"])],
+        [ongoing("copy", 0, {"op": "copy", "of": "v"}, ["u"], {"has_keyword": "Tank", "of": "target"})],
+        ("U", 3, (), {}), ["tank"], [["copy", "tank"]]),
+    # With a +2 the copy's condition holds without the set: the copy applies in the next round
+    # anyway (replacing what arithmetic added before it, the default reading), the set stays out.
+    "a +2 that holds the copy's condition up alone": (
+        [unit("u", 3, tags=["Mech"], rules_text=[SET_4]), unit("v", 5)],
+        [copy_while_4(), minus_1(), ongoing("plus2", 5, {"op": "plus", "amount": 2}, ["u"])],
+        ("V", 4, (), {}), ["set-4"], []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SUPPORT_CASES))
+def test_a_culprit_that_stood_on_its_victim_goes_when_that_is_consistent(engine, case):
+    from riftasp.check.declarative import examine
+
+    objects, effects, expected, withdrawn, paradoxes = SUPPORT_CASES[case]
+    b = board(objects, effects)
+    res = run(b, engine)
+    assert values(res, "u") == expected
+    assert (res.withdrawn, res.paradoxes) == ({"u": withdrawn}, paradoxes)
+    verdict = examine(b, res.to_json())
+    assert verdict.consistent == (not paradoxes) and verdict.violations == []
+
+
 # ---- properties stated as the rules ----------------------------------------------------------
 
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -45,6 +45,7 @@ class Component:
     culprits: dict  # member -> its culprits (applications)
     failed: dict  # member -> the parts that failed with a culprit
     ring: set[str]  # members, their culprits a member reaches, and the chains between, by name
+    reaches: dict  # member -> its culprits it reaches (enables, directly or through others)
 
 
 def choose(
@@ -136,8 +137,9 @@ def choose(
                     for x in ancestors(c):
                         if x in inside or ancestors(by_id[x]) & inside:
                             ring.add(by_id[x].name)
+        reaches = {m: [c for c in culprits[m] if id(m) in ancestors(c)] for m in members}
         chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members},
-                                {m: failed[m] for m in members}, ring))
+                                {m: failed[m] for m in members}, ring, reaches))
     return chosen
 
 

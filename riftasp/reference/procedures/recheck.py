@@ -156,7 +156,7 @@ class Round:
         if prev is None or not REUSE_GROUPS:
             return None
         members = set(group)
-        if any(oid in members for _, oid in self.withdrawn - prev.withdrawn):
+        if any(oid in members for _, oid in self.withdrawn ^ prev.withdrawn):
             return None
         for oid in group:
             for q in self.a.needs[oid]:
@@ -404,6 +404,30 @@ class Round:
         return {obj.id: output(obj, self.states[obj.id]) for obj in self.a.layout.board.objects}
 
 
+def _restorations(
+    calc: Round,
+    withdrawn: frozenset[AppId],
+    records: list[Record],
+    restorable: dict[AppId, list[Record]],
+    restored: set[AppId],
+) -> dict[AppId, list[Record]]:
+    """The withdrawals this round takes back (§8): a withdrawn application that would apply in
+    the final state, none of whose culprits applied in this round or is withdrawn, restored at
+    most once; each with its culprits (which it had enabled), withdrawn in its place."""
+    applied = {(r.name, r.oid) for r in calc.records}
+    back: dict[AppId, list[Record]] = {}
+    for record in records:
+        app = (record.name, record.oid)
+        if app not in restorable or app in restored or app not in withdrawn:
+            continue
+        culprits = restorable[app]
+        if any((c.name, c.oid) in applied or (c.name, c.oid) in withdrawn for c in culprits):
+            continue
+        if calc.holds_in_final_state(record.inst, record.oid):
+            back[app] = culprits
+    return back
+
+
 def unsupported_ring(analysis: Analysis, record: Record) -> set[str]:
     """The names of the applications in `record`'s ring (withdrawal.ring_through) among every
     application that could exist on the board (§5's sources) and `record` itself."""
@@ -432,24 +456,40 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
     withdrawals: list[Withdrawal] = []
     paradoxical: list[Component] = []
     withdrawn_records: list[Record] = []
+    # A withdrawal that may be taken back (§8, "a culprit that stood on its victim"): its
+    # culprits, each holding in that round's final state and reached (enabled) by it.
+    restorable: dict[AppId, list[Record]] = {}
+    restored: set[AppId] = set()
     calc: Round | None = None
+    # A restoration is a trial: the round before it and what stood then. Unless the next round is
+    # consistent at once (nothing fails, no withdrawn application would apply in its final
+    # state), the round before is the answer.
+    trial: tuple | None = None
     number = 0
     while True:
         number += 1
         calc = Round(analysis, withdrawn, settled, previous=calc, check_conditions=check_conditions)
         calc.run()
         failing = calc.failing()
-        if not failing:
-            break
         chosen = choose(
             calc.records,
             failing,
             lambda r: analysis.reads(r.inst, r.oid).all,
             lambda r: analysis.writes(r.inst, r.oid),
             lambda r: undoes(r.inst, r.oid),
-        )
-        if not chosen:
-            break  # every failure was only the application undoing itself (§8)
+        ) if failing else []
+        if trial is not None:
+            if chosen or any((r.name, r.oid) in withdrawn and calc.holds_in_final_state(r.inst, r.oid)
+                             for r in withdrawn_records):
+                calc, withdrawn, withdrawals, withdrawn_records, paradoxical = trial
+                break
+            trial = None
+        # Restorations only in a round that withdraws nothing (it would otherwise be the last).
+        back = {} if chosen else _restorations(calc, withdrawn, withdrawn_records, restorable, restored)
+        if not chosen and not back:
+            break  # nothing failing, or every failure was only the application undoing itself (§8)
+        if back:
+            trial = (calc, withdrawn, list(withdrawals), list(withdrawn_records), list(paradoxical))
         new: set[AppId] = set()
         for component in chosen:
             if component.paradoxical:
@@ -466,10 +506,24 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
                         because=tuple(sorted({c.name for c in component.culprits[m]})),
                     )
                 )
-        # Withdrawn applications never come back, so W only grows and this ends.
+                culprits = component.culprits[m]
+                if not any(c in failing for c in culprits) and len(component.reaches[m]) == len(culprits):
+                    restorable[(m.name, m.oid)] = culprits
+        for app, instead in back.items():
+            restored.add(app)
+            withdrawn_records = [r for r in withdrawn_records if (r.name, r.oid) != app]
+            withdrawals = [w for w in withdrawals if (w.effect, w.object) != app]
+            for c in instead:
+                new.add((c.name, c.oid))
+                withdrawn_records.append(c)
+                withdrawals.append(Withdrawal(object=c.oid, effect=c.name, round=number,
+                                              failed=("support",), because=(app[0],)))
+        # W grows, except by restorations, each at most once per application: this ends.
         assert not new & withdrawn
-        withdrawn = withdrawn | new
-    reported = [c for c in paradoxical if any(calc.holds_in_final_state(m.inst, m.oid) for m in c.members)]
+        withdrawn = (withdrawn - back.keys()) | new
+    reported = [c for c in paradoxical
+                if any((m.name, m.oid) in withdrawn and calc.holds_in_final_state(m.inst, m.oid)
+                       for m in c.members)]
     paradoxes = {tuple(sorted(c.ring)) for c in reported}
     # A withdrawn application that would apply in the final state, and that no reported paradox
     # holds, leaves a state that is not consistent: the board has no consistent state that these
