@@ -10,6 +10,8 @@ round with those excluded, carrying the paradoxes found so far (docs/semantics.m
 
 from __future__ import annotations
 
+import os
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,6 +204,10 @@ def solve_round(
         # The answers that never change, once (the procedure's `start`).
         for parts in plan["start"]:
             program.ground(parts, {})
+        # A call the procedure grounds only in a step where an atom says it has work
+        # (`asked_only_if`: Riftbound's dependency questions).
+        guard = plan.get("asked_only_if", {}).get("atom")
+        guarded = plan.get("asked_only_if", {}).get("call") if ASK_ONLY_IF else None
         step = 0
         while True:
             step += 1
@@ -214,7 +220,9 @@ def solve_round(
             # calculating.
             settling = step >= 2 and _all_finished(ctl, step - 1, program.name_of("unfinished", [step - 1]))
             calls = plan["step"][:1] if settling and plan.get("final_check_first_call") else plan["step"]
-            for parts in calls:
+            for number, parts in enumerate(calls, 1):
+                if number == guarded and _absent(ctl, program.name_of(guard, [step]), step):
+                    continue  # a call that would derive nothing in this step
                 program.ground(parts, {"p": step})
             for atom in ctl.symbolic_atoms.by_signature(program.name_of("stuck", [0, step]), 2):
                 raise EncodingError(f"group {atom.symbol.arguments[0]} has candidates but picked "
@@ -246,6 +254,10 @@ def solve_round(
     stats.ground_seconds += float(times["total"]) - float(times["solve"])
     return models[0]
 
+
+# RIFTASP_ASK_ALWAYS=1 grounds a procedure's `asked_only_if` call at every step (tests hold the
+# answers to be the same).
+ASK_ONLY_IF = os.environ.get("RIFTASP_ASK_ALWAYS") != "1"
 
 # What Python itself writes into a program or reads from it by name: never renamed per step.
 PYTHON_FACTS: set[tuple[str, int]] = {
@@ -373,6 +385,12 @@ def _ground(ctl: clingo.Control, parts: list, values: dict[str, int], deadline: 
     ctl.ground([(name, [_term(values.get(a, a) if isinstance(a, str) else a) for a in args]) for name, args in parts])
     if strict:
         _check_decided(ctl, f"{parts[0][0]}{tuple(values.values()) or ''}")
+
+
+def _absent(ctl: clingo.Control, name: str, step: int) -> bool:
+    """Whether the atom name(step) is not in the program (a fact or absent: the program is
+    stratified)."""
+    return ctl.symbolic_atoms[clingo.Function(name, [clingo.Number(step)])] is None
 
 
 def _all_finished(ctl: clingo.Control, step: int, name: str = "unfinished") -> bool:
