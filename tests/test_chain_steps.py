@@ -11,6 +11,7 @@ from riftasp import solver
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 
+from budget import budget
 from conftest import run
 
 
@@ -53,3 +54,49 @@ def test_a_group_with_an_application_left_open_does_not_finish_early():
         out = run(board, engine).to_json()
         assert out["objects"]["u"]["might"] == 3 and "Tank" in out["objects"]["u"]["keywords"]
         assert [a["effect"] for a in out["applied"]["u"]] == ["up", "tank"]
+
+
+# ---- a step without a dependency question leaves that ground call out ---------------------------
+
+
+def _question_calls(board, monkeypatch, ask_only_if: bool) -> tuple[dict, int]:
+    calls = []
+    ground = solver._ground
+
+    def counting(ctl, parts, values, deadline, strict):
+        calls.append(parts[0][0])
+        return ground(ctl, parts, values, deadline, strict)
+
+    monkeypatch.setattr(solver, "_ground", counting)
+    monkeypatch.setattr(solver, "ASK_ONLY_IF", ask_only_if)
+    from riftasp.resolve import resolve
+
+    return resolve(board).to_json(), calls.count("depend")
+
+
+def test_a_chain_of_copies_asks_no_dependency_question_and_answers_the_same(monkeypatch):
+    board = board_from_dict(copy_chain(12), "chain")
+    always, asked_always = _question_calls(board, monkeypatch, False)
+    guarded, asked = _question_calls(board, monkeypatch, True)
+    assert always == guarded
+    assert (asked_always, asked) == (11, 0)  # 11 steps that pick a copy, 12 with the last check
+
+
+@pytest.mark.thorough
+def test_leaving_the_question_call_out_changes_no_answer(monkeypatch):
+    # Riftbound examples and generated boards (all examples and 60 boards in the thorough run): the question call grounded in every step
+    # (RIFTASP_ASK_ALWAYS=1) and only where choose(p) found a question give the same resolution.
+    from conftest import EXAMPLE_BOARDS
+    from corpus import generated
+    from riftasp.board_io import load_board
+
+    examples = [p for p in EXAMPLE_BOARDS if p.parent.name == "riftbound"]
+    boards = [load_board(p) for p in (examples if budget(0, 1) else examples[::6])]
+    boards += [b for b in generated(budget(4, 60), 7) if b.ruleset == "riftbound"]
+    skipped = 0
+    for board in boards:
+        always, asked_always = _question_calls(board, monkeypatch, False)
+        guarded, asked = _question_calls(board, monkeypatch, True)
+        assert always == guarded, board.source
+        skipped += asked_always - asked
+    assert skipped > len(boards)  # (and the call is left out often)
