@@ -144,7 +144,7 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
     facts = [_scoped_facts(board, k) for k, board in enumerate(boards)]
     stats = [SolveStats() for _ in boards]
     rounds = [Rounds(stats[k], []) for k in range(len(boards))]
-    trial_atoms: dict[int, list[Atom]] = {}  # a board's round before a restoration (Rounds.trial)
+    trial_atoms: dict[int, list[Atom]] = {}  # a board's round to fall back on (Rounds.fallback)
     final: list[list[Atom]] = [[] for _ in boards]
     withdrawn: list[list[Withdrawn]] = [[] for _ in boards]
     deadline = Deadline(time_limit)
@@ -169,7 +169,8 @@ def _resolve_batch(boards: list[Board], time_limit: float | None = None) -> list
             final[k] = [split.strip(atom, k) for atom in board_atoms]
             withdrawn[k] = [split.strip_withdrawn(withdrawn_terms(w, memo), k) for w in stats[k].withdrawn]
         for k in going_on:
-            if rounds[k].trial is not None:
+            fallback = rounds[k].fallback
+            if fallback is not None and fallback[0] is shown[k][0]:
                 trial_atoms[k] = shown[k][1]
         active = going_on
     return [decode_atoms(final[k], ruleset, withdrawn[k]) for k in range(len(boards))]

@@ -109,6 +109,11 @@ def _withdrawal_reason(w: Withdrawal) -> str:
         named = ", ".join(w.because)
         return (f"it applied only through {named}, which it took away: withdrawn when {named} "
                 f"was restored after round {w.round}")
+    if w.failed == ("self_support",):
+        named = ", ".join(w.because)
+        return (f"held up only by {named}: in round {w.round}'s final state the conditions held only "
+                f"through what {'it' if len(w.because) == 1 else 'they'} added, and calculated again "
+                f"without {'it' if len(w.because) == 1 else 'them'}, none would apply")
     parts = {"existence": "it no longer existed", "target": "it no longer targeted it",
              "condition": "its condition failed"}
     failed = " and ".join(parts.get(f, f) for f in w.failed) or "it failed"

@@ -113,7 +113,9 @@ class Withdrawal:
     effect: str
     round: int  # the round whose final state it failed in (1 = the first calculation)
     # among "existence", "target", "condition"; or only "support": withdrawn when the application
-    # it took away was restored (§8), `because` naming that application
+    # it took away was restored (§8), `because` naming that application; or only "self_support":
+    # it and the applications in `because` held each other up (§8: calculated again without
+    # them, none would apply)
     failed: tuple[str, ...]
     because: tuple[str, ...]  # the culprits: applications that changed what the failing part reads
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,31 +109,89 @@ def run(
             return answer, stats
 
 
+@dataclass
+class _Probe:
+    """A round calculated without applications to see whether they held each other up (§8)."""
+
+    app: tuple[clingo.Symbol, clingo.Symbol]
+    unfounded: list[tuple[clingo.Symbol, clingo.Symbol]]  # what it supports, less what has support of its own
+    rest: list  # the suspects still to try, each with what it supports
+    carried: list[str]  # the facts carried before the probe
+    round: int  # the round in which the suspects were found
+
+
 class Rounds:
     """What one board carries from round to round (docs/semantics.md §8): the withdrawn
     applications (as `excluded` facts), the paradoxes found, the records that let a withdrawal be
-    taken back, and the trial such a restoration is."""
+    taken back, the trial such a restoration is, and the probes of applications that may hold
+    themselves up."""
 
     def __init__(self, stats: SolveStats, carried: list[str]) -> None:
         self.stats = stats
         self.carried = carried
-        # The round before a restoration and the withdrawals standing then: the answer unless
-        # the round after the restoration is consistent at once (§8).
-        self.trial: tuple[list[clingo.Symbol], list[RoundWithdrawal]] | None = None
+        # The round to answer with (and the withdrawals standing then) unless the next round
+        # stands: the round before a restoration (it stands if consistent at once), or the round
+        # whose suspects are being probed (it stands if one of them held itself up).
+        self.fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]] | None = None
+        self.probe: _Probe | None = None
 
     def after(self, symbols: list[clingo.Symbol]) -> list[clingo.Symbol] | None:
         """The round's symbols when the calculation ends with it (or the symbols of the round it
         falls back to), else None after taking in what the next round carries."""
         names = {s.name for s in symbols if s.name in ("withdraw", "restore", "trial_fails")}
-        trial, self.trial = self.trial, None
-        if trial is not None and "trial_fails" in names:
-            symbols, self.stats.withdrawn = trial
+        fallback, self.fallback = self.fallback, None
+        probe, self.probe = self.probe, None
+        if probe is not None:
+            # A probe is not a round of the calculation.
+            self.carried = probe.carried
+            self.stats.rounds -= 1
+            applying = {tuple(s.arguments) for s in symbols if s.name == "would_apply"}
+            if probe.app in applying:
+                return self.probe_next(fallback, probe.rest)  # it applies without them
+            if any(a in applying for a in probe.unfounded):
+                # What would apply without the others has support of its own: out of the set.
+                rest = [a for a in probe.unfounded if a not in applying]
+                return self.start_probe(replace(probe, unfounded=rest), fallback)
+            # They held each other up: withdrawn; the next round is calculated without them.
+            for a in probe.unfounded:
+                self.stats.withdrawn.append(
+                    RoundWithdrawal(probe.round, a[0], a[1], ("self_support",), tuple(probe.unfounded)))
+            self.carried = self.carried + [f"excluded({i},{o}).\n" for i, o in probe.unfounded]
+            return None
+        elif fallback is not None and "trial_fails" in names:
+            symbols, self.stats.withdrawn = fallback
             return symbols
         if "withdraw" not in names and "restore" not in names:
-            return symbols
+            support: dict[tuple, list[tuple]] = {}
+            for s in symbols:
+                if s.name == "held_up_support":
+                    support.setdefault(tuple(s.arguments[:2]), []).append(tuple(s.arguments[2:]))
+            held = sorted((s.arguments[2], tuple(s.arguments[:2])) for s in symbols if s.name == "held_up")
+            suspects = [(app, support.get(app, [app])) for _, app in held]
+            return self.probe_next((symbols, list(self.stats.withdrawn)), suspects)
         if "restore" in names:
-            self.trial = (symbols, list(self.stats.withdrawn))
+            self.fallback = (symbols, list(self.stats.withdrawn))
         self.carried = self.next_round(symbols)
+        return None
+
+    def probe_next(
+        self,
+        fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]],
+        suspects: list[tuple[tuple[clingo.Symbol, clingo.Symbol], list[tuple[clingo.Symbol, clingo.Symbol]]]],
+    ) -> list[clingo.Symbol] | None:
+        """Calculate the board again without the first suspect and what it supports, or end with
+        `fallback`."""
+        if not suspects:
+            symbols, self.stats.withdrawn = fallback
+            return symbols
+        (app, support), rest = suspects[0], suspects[1:]
+        return self.start_probe(_Probe(app, support, rest, self.carried, self.stats.rounds), fallback)
+
+    def start_probe(self, probe: _Probe, fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> None:
+        """The next round: the board without the probe's set."""
+        self.probe = probe
+        self.fallback = fallback
+        self.carried = probe.carried + [f"excluded({i},{o}).\n" for i, o in probe.unfounded]
         return None
 
     def next_round(self, symbols: list[clingo.Symbol]) -> list[str]:

@@ -19,6 +19,8 @@ from riftasp.reference.core.analysis import analyse
 from riftasp.reference.registry import ruleset as reference_ruleset
 from riftasp.strategies import boards
 
+SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
 
 def unit(oid, might, owner="alice", **extra):
     return {"id": oid, "name": oid.upper(), "type": "unit", "owner": owner, "zone": "battlefield",
@@ -273,9 +275,152 @@ def test_a_culprit_that_stood_on_its_victim_goes_when_that_is_consistent(engine,
     assert verdict.consistent == (not paradoxes) and verdict.violations == []
 
 
+# ---- An application does not hold itself up (docs/semantics.md §8) ----------------------------
+# [L] "Shield cannot keep itself switched on after the condition granting Shield fails"; "A change
+# that finishes at 4 Might does not briefly make the unit Mighty". An application whose condition
+# on a number holds at the end only through what it added, and that would not apply calculated
+# again without it, is withdrawn (found by the thorough declarative sweep on class A's copies with a
+# later decrease: generated(1000, 1)[349]).
+
+def atleast(n):
+    return {"might_at_least": n, "of": "target"}
+
+
+def test_shield_cannot_keep_fioras_keywords_switched_on(engine):
+    res = run(example("shield-cannot-hold-itself-up"), engine)
+    assert values(res, "fiora") == ("Fiora, Victorious", 4, (), {})
+    # The keywords and the Shield bonus they bring held each other up: both go.
+    shield = "keyword:Shield:fiora:fiora.mighty_keywords"
+    assert (res.paradoxes, res.withdrawn) == ([], {"fiora": ["fiora.mighty_keywords", shield]})
+    assert sorted((w.effect, w.round, w.failed, w.because) for w in res.withdrawals) == [
+        (name, 1, ("self_support",), ("fiora.mighty_keywords", shield)) for name in ("fiora.mighty_keywords", shield)]
+    assert check(example("shield-cannot-hold-itself-up"), res.to_json(), declarative=True) == []
+
+
+def test_a_plus_able_only_at_the_set_value_does_not_hold_itself_up(engine):
+    res = run(example("plus-that-held-itself-up"), engine)
+    assert values(res, "u") == ("U", 4, (), {})
+    assert (res.paradoxes, res.withdrawn) == ([], {"u": ["plus-2-while-5"]})
+    assert check(example("plus-that-held-itself-up"), res.to_json(), declarative=True) == []
+
+
+def test_a_copy_that_a_self_held_plus_would_switch_on_is_no_paradox(engine):
+    res = run(example("copy-and-a-plus-that-held-itself-up"), engine)
+    assert values(res, "u1") == ("U1", 4, (), {})
+    assert res.paradoxes == []
+    assert res.withdrawn == {"u1": ["plus-2-max-6-while-5", "u1-copies-u2-while-5"]}
+    assert sorted((w.effect, w.round, w.failed) for w in res.withdrawals) == [
+        ("plus-2-max-6-while-5", 2, ("self_support",)), ("u1-copies-u2-while-5", 1, ("condition",))]
+    assert check(example("copy-and-a-plus-that-held-itself-up"), res.to_json(), declarative=True) == []
+
+
+SET_5 = ongoing("set-5", 1, {"op": "set_might", "value": 5}, ["u"])
+MINUS_1 = ongoing("minus-1", 9, {"op": "minus", "amount": 1}, ["u"])
+
+HELD_UP_CASES = {
+    # name: (u's printed Might, effects, settings, u's final Might, withdrawn from u)
+    "a chain: the +2 switched on the +1, both fall": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)),
+            ongoing("plus-1", 2, {"op": "plus", "amount": 1}, ["u"], atleast(6)), MINUS_1],
+        {}, 4, ["plus-1", "plus-2"]),
+    "no set: a printed 5 lowered by 1 is not kept at 5 by its own +2": (
+        5, [ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1], {}, 4, ["plus-2"]),
+    "another +1 keeps the condition: the +2 stays": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)),
+            ongoing("plus-1", 3, {"op": "plus", "amount": 1}, ["u"]), MINUS_1], {}, 7, []),
+    "a stack of +1 while at least 1 on a 3: each holds without the others": (
+        3, [ongoing(f"plus-{i}", i, {"op": "plus", "amount": 1}, ["u"], atleast(1)) for i in range(1, 5)]
+        + [ongoing("minus-2", 9, {"op": "minus", "amount": 2}, ["u"])], {}, 5, []),
+    # On a 1, the -2 leaves -1 without them: together they hold each other up, one by one they go
+    # (the last one fails outright once the others are out).
+    "a stack of +1 while at least 1 on a 1: they held each other up": (
+        1, [ongoing(f"plus-{i}", i, {"op": "plus", "amount": 1}, ["u"], atleast(1)) for i in range(1, 4)]
+        + [ongoing("minus-2", 9, {"op": "minus", "amount": 2}, ["u"])], {}, -1, ["plus-1", "plus-2", "plus-3"]),
+    "two +1s able only at the set value hold each other up": (
+        0, [ongoing("set-3", 0, {"op": "set_might", "value": 3}, ["u"]),
+            ongoing("plus-a", 1, {"op": "plus", "amount": 1}, ["u"], atleast(3)),
+            ongoing("plus-b", 1, {"op": "plus", "amount": 1}, ["u"], atleast(3)), MINUS_1],
+        {}, 2, ["plus-a", "plus-b"]),
+    "nothing lowered it: the +2 stays": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5))], {}, 7, []),
+    # Settled, the +2 waits for the -1 (a pending writer of what it reads) and is never able.
+    "settled comes to the same": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1],
+        {"condition_timing": "settled"}, 4, []),
+    # Judged only when it applies, a condition is never judged at the end: nothing to hold up.
+    "immediate keeps it": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1],
+        {"condition_timing": "immediate"}, 6, []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HELD_UP_CASES))
+def test_an_application_held_up_only_by_itself_is_withdrawn(engine, case):
+    from riftasp.check.declarative import examine
+
+    might, effects, settings_, final, withdrawn = HELD_UP_CASES[case]
+    b = board([unit("u", might)], effects, **({"settings": settings_} if settings_ else {}))
+    res = run(b, engine)
+    assert res.objects["u"].might == final
+    assert (res.withdrawn, res.paradoxes) == ({"u": withdrawn} if withdrawn else {}, [])
+    assert all(w.failed == ("self_support",) and w.because == tuple(withdrawn) for w in res.withdrawals)
+    verdict = examine(b, res.to_json())
+    assert verdict.consistent and verdict.violations == []
+
+
+def held_up_boards() -> st.SearchStrategy[dict]:
+    """One unit with numbers that cross a threshold on the way: a start (printed, or a set),
+    increases while it has at least N Might (some unconditional), and decreases after them."""
+    @st.composite
+    def draw(d):
+        might = d(st.integers(0, 7))
+        effects = []
+        if d(st.booleans()):
+            effects.append(ongoing("set", 0, {"op": "set_might", "value": d(st.integers(2, 7))}, ["u"]))
+        for i in range(d(st.integers(1, 3))):
+            op = d(st.sampled_from([{"op": "plus", "amount": d(st.integers(1, 3))},
+                                    {"op": "plus_max", "amount": d(st.integers(1, 3)), "max": d(st.integers(4, 9))}]))
+            conditions = [atleast(d(st.integers(3, 7)))] if d(st.integers(0, 3)) else []
+            effects.append(ongoing(f"up-{i}", d(st.integers(1, 4)), op, ["u"], *conditions))
+        for i in range(d(st.integers(0, 2))):
+            op = d(st.sampled_from([{"op": "minus", "amount": d(st.integers(1, 3))},
+                                    {"op": "minus_min", "amount": d(st.integers(1, 3)), "min": d(st.integers(0, 4))}]))
+            effects.append(ongoing(f"down-{i}", d(st.integers(5, 9)), op, ["u"]))
+        return {"players": ["alice", "bob"], "objects": [unit("u", might)], "effects": effects}
+    return draw()
+
+
+@pytest.mark.thorough
+@settings(max_examples=budget(8, 300), **SETTINGS)
+@given(held_up_boards())
+def test_property_an_applied_condition_holds_without_the_application_itself(data):
+    # The rule, stated without the procedure's screen: a conditional increase stays applied only
+    # if the board without it leaves its condition true; one withdrawn as held up by itself would
+    # not be applied on the board without it. Both engines; the checker accepts every answer.
+    from riftasp.check.declarative import examine
+
+    b = board_from_dict(data, "inline")
+    answers = {e: run(b, e) for e in ("asp", "reference")}
+    assert answers["asp"].to_json()["objects"] == answers["reference"].to_json()["objects"], json.dumps(data)
+    res = answers["reference"]
+    applied = {a.effect for a in res.applied.get("u", [])}
+    for effect in data["effects"]:
+        if not effect["conditions"]:
+            continue
+        without = copying.deepcopy(data)
+        without["effects"] = [e for e in data["effects"] if e["id"] != effect["id"]]
+        rest = run(board_from_dict(without, "inline"), "reference").objects["u"].might
+        held = rest >= effect["conditions"][0]["might_at_least"]
+        if effect["id"] in applied:
+            assert held, (effect["id"], json.dumps(data))
+        if any(w.effect == effect["id"] and w.failed == ("self_support",) for w in res.withdrawals):
+            assert not held, (effect["id"], json.dumps(data))
+    verdict = examine(b, res.to_json())
+    assert verdict.violations == [] and verdict.consistent == (not res.paradoxes), json.dumps(data)
+
+
 # ---- properties stated as the rules ----------------------------------------------------------
 
-SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 def inert(data: dict, draw: st.DrawFn) -> dict | None:

@@ -25,6 +25,7 @@ from ..core.operators import Copy, SetNumber, apply_instance
 from ..core.ruleset import Ruleset
 from ..core.state import ObjState, changed
 from ..core.trace import Why, application_of
+from ..core.support import suspects
 from ..core.withdrawal import Component, Failure, choose, ring_through
 
 # Reuse a group's calculation from the previous round when nothing it depends on changed (exact;
@@ -428,6 +429,31 @@ def _restorations(
     return back
 
 
+def _held_up(
+    analysis: Analysis, calc: Round, withdrawn: frozenset[AppId], settled: bool, check_conditions: bool
+) -> list[Record]:
+    """The applications that held each other up (§8): for the first suspect (core/support.py)
+    that has them, the largest part of what it supports (itself included) none of which would
+    apply with the board calculated again without that part; [] if no suspect has one. Only where
+    conditions are judged at the end."""
+    if not check_conditions:
+        return []
+    for record, support in suspects(calc.records, analysis.reads, analysis.writes, undoes, calc.states):
+        unfounded = list(support)
+        while True:
+            probe = Round(analysis, withdrawn | {(r.name, r.oid) for r in unfounded}, settled,
+                          previous=calc, check_conditions=check_conditions)
+            probe.run()
+            # What would apply without the others has support of its own: out of the set.
+            backed = {id(r) for r in unfounded if probe.holds_in_final_state(r.inst, r.oid)}
+            if id(record) in backed:
+                break  # the suspect applies without them: it was not held up
+            if not backed:
+                return unfounded
+            unfounded = [r for r in unfounded if id(r) not in backed]
+    return []
+
+
 def unsupported_ring(analysis: Analysis, record: Record) -> set[str]:
     """The names of the applications in `record`'s ring (withdrawal.ring_through) among every
     application that could exist on the board (§5's sources) and `record` itself."""
@@ -487,7 +513,20 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
         # Restorations only in a round that withdraws nothing (it would otherwise be the last).
         back = {} if chosen else _restorations(calc, withdrawn, withdrawn_records, restorable, restored)
         if not chosen and not back:
-            break  # nothing failing, or every failure was only the application undoing itself (§8)
+            # Nothing failing, or every failure was only the application undoing itself (§8).
+            # Unless applications held each other up: calculated again without them, none would
+            # apply (§8, "an application does not hold itself up"); then they are withdrawn and
+            # the calculation goes on.
+            held = _held_up(analysis, calc, withdrawn, settled, check_conditions)
+            if not held:
+                break
+            names = tuple(sorted({r.name for r in held}))
+            for r in held:
+                withdrawn_records.append(r)
+                withdrawals.append(Withdrawal(object=r.oid, effect=r.name, round=number,
+                                              failed=("self_support",), because=names))
+            withdrawn = withdrawn | {(r.name, r.oid) for r in held}
+            continue
         if back:
             trial = (calc, withdrawn, list(withdrawals), list(withdrawn_records), list(paradoxical))
         new: set[AppId] = set()

@@ -1,0 +1,116 @@
+"""An application does not hold itself up (docs/semantics.md §8, with the sentences it rests on).
+
+A round whose final check finds nothing failing can still keep an application whose condition on
+a number holds at the end only through what that application added (directly, or through what
+it made exist, target or meet its conditions). This module finds the *suspects*: an applied f
+with a condition on a number that something lowered after f applied, and that, less what f
+supported added to it, would no longer hold (or that one of them set). The procedure then
+calculates the board again without f and what it supports, to see whether f would apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .chars import Char, Reads, WriteIndex
+from .instances import Instance
+from .operators import Arithmetic
+from .state import ObjState, changed
+
+
+class Applied(Protocol):
+    step: int
+    inst: Instance
+    oid: str
+
+    @property
+    def application(self): ...
+
+
+def suspects(
+    records: Sequence[Applied],
+    reads_of: Callable[[Instance, str], Reads],
+    writes_of: Callable[[Instance, str], tuple[Char, ...]],
+    undoes_of: Callable[[Instance, str], tuple[Char, ...]],
+    states: dict[str, ObjState],
+) -> list[tuple[Applied, list[Applied]]]:
+    """The applications of a round that may be held up by themselves, in step order, each with
+    what it supports (itself first)."""
+    ordered = sorted(records, key=lambda r: r.step)
+    undone = WriteIndex()
+    for r in ordered:
+        undone.add(undoes_of(r.inst, r.oid), r)
+    view = states.get
+    out: list[tuple[Applied, list[Applied]]] = []
+    for f in ordered:
+        reads = reads_of(f.inst, f.oid)
+        for n, condition in enumerate(f.inst.conditions):
+            if not condition.holds(f.inst, f.oid, view):
+                continue
+            numbers = [c for c in reads.conditions[n] if _number_of(c, states) is not None]
+            for read in numbers:
+                # Something lowered it after f applied (a culprit of the condition, §8).
+                if not any(x.step > f.step and x.oid == read[0] for x in undone.writers(read)):
+                    continue
+                support = _support(f, ordered, reads_of, writes_of)
+                if _sets(support, read, writes_of) or not _holds_without(f, condition, read, support, states, view):
+                    out.append((f, support))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _number_of(read: Char, states: dict[str, ObjState]) -> int | None:
+    state = states.get(read[0])
+    return None if state is None else state.numbers.get(read[1])
+
+
+def _support(
+    f: Applied,
+    ordered: Sequence[Applied],
+    reads_of: Callable[[Instance, str], Reads],
+    writes_of: Callable[[Instance, str], tuple[Char, ...]],
+) -> list[Applied]:
+    """f, and every application after one of these whose existence, target or condition reads
+    what that one writes (an amount read does not count: a smaller number makes it add more)."""
+    written = WriteIndex()
+    written.add(writes_of(f.inst, f.oid), f)
+    support = [f]
+    for b in ordered:
+        if b.step <= f.step:
+            continue
+        reads = reads_of(b.inst, b.oid)
+        wanted = reads.existence + reads.targeting + tuple(c for cs in reads.conditions for c in cs)
+        if any(a.step < b.step for r in wanted for a in written.writers(r)):
+            support.append(b)
+            written.add(writes_of(b.inst, b.oid), b)
+    return support
+
+
+def _sets(support: list[Applied], read: Char, writes_of: Callable[[Instance, str], tuple[Char, ...]]) -> bool:
+    """One of them writes the number other than by adding to it (a set, a copy)."""
+    index = WriteIndex()
+    for b in support:
+        if b.oid == read[0] and not isinstance(b.inst.operator, Arithmetic):
+            index.add(writes_of(b.inst, b.oid), b)
+    return bool(index.writers(read))
+
+
+def _holds_without(
+    f: Applied, condition, read: Char, support: list[Applied], states: dict[str, ObjState], view
+) -> bool:
+    """f's condition, with the number it reads less what the support added to it (the trace's
+    before and after of each)."""
+    added = 0
+    for b in support:
+        if b.oid != read[0] or not isinstance(b.inst.operator, Arithmetic):
+            continue
+        app = b.application
+        if app.characteristic == read[1] and app.before is not None and app.after is not None:
+            added += app.after - app.before
+    state = states[read[0]]
+    less = changed(state, numbers={**state.numbers, read[1]: state.numbers[read[1]] - added})
+    return condition.holds(f.inst, f.oid, lambda o: less if o == read[0] else view(o))
