@@ -91,8 +91,8 @@ def test_leaving_the_question_call_out_changes_no_answer(monkeypatch):
     from riftasp.board_io import load_board
 
     examples = [p for p in EXAMPLE_BOARDS if p.parent.name == "riftbound"]
-    boards = [load_board(p) for p in (examples if budget(0, 1) else examples[::6])]
-    boards += [b for b in generated(budget(4, 60), 7) if b.ruleset == "riftbound"]
+    boards = [load_board(p) for p in (examples if budget(0, 1) else examples[::10])]
+    boards += [b for b in generated(budget(3, 60), 7) if b.ruleset == "riftbound"]
     skipped = 0
     for board in boards:
         always, asked_always = _question_calls(board, monkeypatch, False)

@@ -368,6 +368,21 @@ def test_an_application_held_up_only_by_itself_is_withdrawn(engine, case):
     assert verdict.consistent and verdict.violations == []
 
 
+def test_two_units_that_keep_each_other_mighty_hold_each_other_up(engine):
+    # a and b (5 each) give each other +1 while Mighty; a -1 to each leaves 5 and 5 only through
+    # those +1s: without them both end at 4, where neither gives anything.
+    pump = lambda me, other: {"id": f"{me}-pumps-{other}", "op": {"op": "plus", "amount": 1},  # noqa: E731
+                               "target": {"ids": [other]}, "conditions": [{"mighty": "self"}]}
+    b = board([unit("a", 5, rules_text=[pump("a", "b")]), unit("b", 5, rules_text=[pump("b", "a")])],
+              [ongoing("a-1", 5, {"op": "minus", "amount": 1}, ["a"], controller="bob"),
+               ongoing("b-1", 5, {"op": "minus", "amount": 1}, ["b"], controller="bob")])
+    res = run(b, engine)
+    assert (res.objects["a"].might, res.objects["b"].might) == (4, 4)
+    assert (res.withdrawn, res.paradoxes) == ({"a": ["b-pumps-a"], "b": ["a-pumps-b"]}, [])
+    assert {w.because for w in res.withdrawals} == {("a-pumps-b", "b-pumps-a")}
+    assert check(b, res.to_json(), declarative=True) == []
+
+
 def held_up_boards() -> st.SearchStrategy[dict]:
     """One unit with numbers that cross a threshold on the way: a start (printed, or a set),
     increases while it has at least N Might (some unconditional), and decreases after them."""

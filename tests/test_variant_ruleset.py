@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from budget import thorough_only
 from conftest import ROOT
 
 FOLDER = ROOT / "tests" / "fixtures" / "rulesets"
@@ -136,6 +137,7 @@ def test_a_board_uses_only_its_ruleset_s_conditions_and_filters(effect, message)
     assert loaded.returncode == 0, loaded.stderr
 
 
+@thorough_only
 def test_the_variants_files_pass_the_encoding_interface_checks():
     # tests/test_encoding_interface.py checks every ruleset riftasp knows; run with the fixture
     # folder, it checks the variants' files (halve.lp's header included) as well.
