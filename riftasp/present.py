@@ -114,6 +114,10 @@ def _withdrawal_reason(w: Withdrawal) -> str:
         return (f"held up only by {named}: in round {w.round}'s final state the conditions held only "
                 f"through what {'it' if len(w.because) == 1 else 'they'} added, and calculated again "
                 f"without {'it' if len(w.because) == 1 else 'them'}, none would apply")
+    if w.failed == ("exchanged",):
+        named = ", ".join(w.because)
+        return (f"withdrawn in place of {named}, restored after round {w.round}: they had failed "
+                f"together, and with {named} out a withdrawn application would still apply")
     parts = {"existence": "it no longer existed", "target": "it no longer targeted it",
              "condition": "its condition failed"}
     failed = " and ".join(parts.get(f, f) for f in w.failed) or "it failed"

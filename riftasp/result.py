@@ -115,7 +115,8 @@ class Withdrawal:
     # among "existence", "target", "condition"; or only "support": withdrawn when the application
     # it took away was restored (§8), `because` naming that application; or only "self_support":
     # it and the applications in `because` held each other up (§8: calculated again without
-    # them, none would apply)
+    # them, none would apply); or only "exchanged": withdrawn in place of the application in
+    # `because`, with which it had failed (§8, "the other side of a ring")
     failed: tuple[str, ...]
     because: tuple[str, ...]  # the culprits: applications that changed what the failing part reads
 

@@ -182,10 +182,33 @@ class Rounds:
         """Calculate the board again without the first suspect and what it supports, or end with
         `fallback`."""
         if not suspects:
-            symbols, self.stats.withdrawn = fallback
-            return symbols
+            return self.exchange(fallback)
         (app, support), rest = suspects[0], suspects[1:]
         return self.start_probe(_Probe(app, support, rest, self.carried, self.stats.rounds), fallback)
+
+    def exchange(self, ending: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> list[clingo.Symbol] | None:
+        """The round `ending` ends the calculation unless the encoding exchanges a withdrawal in it
+        (exchange_instead/4, §8 "the other side of a ring"): the withdrawn application is
+        restored and the members that waited for it are withdrawn instead — a trial, as a
+        restoration is."""
+        symbols, withdrawn = ending
+        self.stats.withdrawn = withdrawn
+        instead: dict[tuple, list[tuple]] = {}
+        for s in symbols:
+            if s.name == "exchange_instead":
+                instead.setdefault(tuple(s.arguments[:2]), []).append(tuple(s.arguments[2:]))
+        if not instead:
+            return symbols
+        self.fallback = (symbols, list(withdrawn))
+        gone = {f"excluded({i},{o}).\n" for i, o in instead}
+        self.carried = [f for f in self.carried if f not in gone] + [
+            f"restored({i},{o}).\n" for i, o in instead
+        ] + [f"excluded({i},{o}).\n" for members in instead.values() for i, o in members]
+        self.stats.withdrawn = [w for w in withdrawn if (w.instance, w.object) not in instead] + [
+            RoundWithdrawal(self.stats.rounds, g[0], g[1], ("exchanged",), (f,))
+            for f, members in instead.items() for g in members
+        ]
+        return None
 
     def start_probe(self, probe: _Probe, fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> None:
         """The next round: the board without the probe's set."""
@@ -215,6 +238,8 @@ class Rounds:
                 facts.append(f"paradox_record(({stats.rounds},{rep}),{inst},{obj},{kind}).\n")
             elif s.name == "withdrawn_for":
                 facts.append(f"withdrawal_record({','.join(map(str, args))}).\n")
+            elif s.name == "waits_for":
+                facts.append(f"exchange_record({','.join(map(str, args))},{stats.rounds}).\n")
             elif s.name == "restore":
                 restored.add((args[0], args[1]))
                 facts.append(f"restored({args[0]},{args[1]}).\n")
@@ -319,7 +344,7 @@ ASK_ONLY_IF = os.environ.get("RIFTASP_ASK_ALWAYS") != "1"
 
 # What Python itself writes into a program or reads from it by name: never renamed per step.
 PYTHON_FACTS: set[tuple[str, int]] = {
-    ("excluded", 2), ("paradox_record", 4), ("withdrawal_record", 4), ("restored", 2), ("summing_keyword", 1), ("bonus_keyword", 2), ("stage", 4),
+    ("excluded", 2), ("paradox_record", 4), ("withdrawal_record", 4), ("exchange_record", 5), ("restored", 2), ("summing_keyword", 1), ("bonus_keyword", 2), ("stage", 4),
     ("op_stage", 2), ("reading", 2), *((name, 1) for name in FAMILY_FACTS.values()),
 }
 

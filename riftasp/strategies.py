@@ -403,6 +403,13 @@ def lost_support(draw: st.DrawFn, profile: Profile) -> Genes:
         model = _unit(1, draw(st.integers(1, 6)), owner=_player(draw), tags=draw(st.lists(st.sampled_from(TAGS), max_size=1)))
         remover = _eff({"op": "copy", "of": 1}, [0], [_cond("might_at_least", might + amount, "target")],
                        timestamp=_stamp(draw), controller=owner)  # fmt: skip
+        # A later decrease can leave the copy holding its threshold only through its own copied
+        # Might (a culprit that stood on its victim, docs/semantics.md §8).
+        lowers = [o for o in ("minus", "minus_min") if profile.allows(o)]
+        if lowers and _sometimes(draw, 2):
+            lower = draw(st.sampled_from(lowers))
+            op = {"op": lower, "amount": 1} | ({"min": 0} if lower == "minus_min" else {})
+            return [unit, model], [remover, _eff(op, [0], timestamp=_stamp(draw), controller=_player(draw))]
         return [unit, model], [remover]
     if variant == "keyword-condition":
         keyword = draw(st.sampled_from(KEYWORDS))

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budget import budget
-from conftest import example, run
+from conftest import ROOT, example, run
 from riftasp.board_io import board_from_dict
 from riftasp.check import check
 from riftasp.reference.core.analysis import analyse
@@ -273,6 +273,36 @@ def test_a_culprit_that_stood_on_its_victim_goes_when_that_is_consistent(engine,
     assert (res.withdrawn, res.paradoxes) == ({"u": withdrawn}, paradoxes)
     verdict = examine(b, res.to_json())
     assert verdict.consistent == (not paradoxes) and verdict.violations == []
+
+
+# ---- The other side of a ring (docs/semantics.md §8) -------------------------------------------
+# [L] "Remove the support and calculate again from the current effects." Of a ring of failures
+# the member that failed through something outside goes first; when it would still apply in the
+# next final state, the members that waited for it go instead, if that gives a consistent state
+# at once (found by the thorough declarative sweep: generated(1000, 1)[465]).
+
+
+def test_the_loss_stays_and_the_control_change_it_took_goes(engine):
+    res = run(example("other-side-of-a-ring"), engine)
+    c = res.objects["u"]
+    assert (c.controller, c.might, c.mighty, c.keywords, c.abilities) == ("bob", 5, True, {}, ())
+    assert (res.paradoxes, res.withdrawn) == ([], {"u": ["defects"]})
+    [w] = res.withdrawals
+    assert (w.effect, w.round, w.failed, w.because) == ("defects", 2, ("exchanged",), ("silence-while-mighty",))
+    assert check(example("other-side-of-a-ring"), res.to_json(), declarative=True) == []
+
+
+def test_without_shield_the_first_withdrawal_stands(engine):
+    # Without Shield the control change leaves 4 (5 - 1): the withdrawn loss would not apply, the
+    # round is consistent and nothing is exchanged.
+    data = json.loads((ROOT / "examples" / "riftbound" / "other-side-of-a-ring.json").read_text())
+    data["objects"][0]["keywords"] = []
+    b = board_from_dict(data, "inline")
+    res = run(b, engine)
+    c = res.objects["u"]
+    assert (c.controller, c.might) == ("alice", 4)
+    assert (res.paradoxes, res.withdrawn) == ([], {"u": ["silence-while-mighty"]})
+    assert check(b, res.to_json(), declarative=True) == []
 
 
 # ---- An application does not hold itself up (docs/semantics.md §8) ----------------------------

@@ -46,6 +46,9 @@ class Component:
     failed: dict  # member -> the parts that failed with a culprit
     ring: set[str]  # members, their culprits a member reaches, and the chains between, by name
     reaches: dict  # member -> its culprits it reaches (enables, directly or through others)
+    # the component's members that failed only because of other members and wait (none for a
+    # closed ring, withdrawn whole)
+    waiting: list
 
 
 def choose(
@@ -138,8 +141,9 @@ def choose(
                         if x in inside or ancestors(by_id[x]) & inside:
                             ring.add(by_id[x].name)
         reaches = {m: [c for c in culprits[m] if id(m) in ancestors(c)] for m in members}
+        waiting = [by_id[f] for f in comp if roots and f not in roots]
         chosen.append(Component(members, paradoxical, {m: culprits[m] for m in members},
-                                {m: failed[m] for m in members}, ring, reaches))
+                                {m: failed[m] for m in members}, ring, reaches, waiting))
     return chosen
 
 

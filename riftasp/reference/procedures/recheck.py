@@ -411,12 +411,12 @@ def _restorations(
     records: list[Record],
     restorable: dict[AppId, list[Record]],
     restored: set[AppId],
-) -> dict[AppId, list[Record]]:
+) -> dict[AppId, tuple[list[Record], str]]:
     """The withdrawals this round takes back (§8): a withdrawn application that would apply in
     the final state, none of whose culprits applied in this round or is withdrawn, restored at
     most once; each with its culprits (which it had enabled), withdrawn in its place."""
     applied = {(r.name, r.oid) for r in calc.records}
-    back: dict[AppId, list[Record]] = {}
+    back: dict[AppId, tuple[list[Record], str]] = {}
     for record in records:
         app = (record.name, record.oid)
         if app not in restorable or app in restored or app not in withdrawn:
@@ -425,8 +425,33 @@ def _restorations(
         if any((c.name, c.oid) in applied or (c.name, c.oid) in withdrawn for c in culprits):
             continue
         if calc.holds_in_final_state(record.inst, record.oid):
-            back[app] = culprits
+            back[app] = (culprits, "support")
     return back
+
+
+def _exchanges(
+    calc: Round,
+    withdrawn: frozenset[AppId],
+    records: list[Record],
+    exchangeable: dict[AppId, tuple[list[Record], int]],
+    restored: set[AppId],
+) -> dict[AppId, tuple[list[Record], str]]:
+    """The withdrawals this round exchanges (§8, "the other side of a ring"): a member withdrawn
+    from a component of failures that would apply in the final state, none of whose component's
+    waiting members is withdrawn, is restored (at most once) and they are withdrawn instead —
+    those of the latest round that has such members, the most recent decision first."""
+    found: dict[AppId, tuple[list[Record], int]] = {}
+    for record in records:
+        app = (record.name, record.oid)
+        if app not in exchangeable or app in restored or app not in withdrawn:
+            continue
+        waiting, number = exchangeable[app]
+        if any((w.name, w.oid) in withdrawn for w in waiting):
+            continue
+        if calc.holds_in_final_state(record.inst, record.oid):
+            found[app] = (waiting, number)
+    latest = max((number for _, number in found.values()), default=None)
+    return {app: (waiting, "exchanged") for app, (waiting, number) in found.items() if number == latest}
 
 
 def _held_up(
@@ -485,6 +510,9 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
     # A withdrawal that may be taken back (§8, "a culprit that stood on its victim"): its
     # culprits, each holding in that round's final state and reached (enabled) by it.
     restorable: dict[AppId, list[Record]] = {}
+    # A member withdrawn from a component of failures, with the members that waited for it (§8,
+    # "the other side of a ring"): if it would apply in a later final state, they go instead.
+    exchangeable: dict[AppId, tuple[list[Record], int]] = {}
     restored: set[AppId] = set()
     calc: Round | None = None
     # A restoration is a trial: the round before it and what stood then. Unless the next round is
@@ -518,15 +546,19 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
             # apply (§8, "an application does not hold itself up"); then they are withdrawn and
             # the calculation goes on.
             held = _held_up(analysis, calc, withdrawn, settled, check_conditions)
-            if not held:
+            if held:
+                names = tuple(sorted({r.name for r in held}))
+                for r in held:
+                    withdrawn_records.append(r)
+                    withdrawals.append(Withdrawal(object=r.oid, effect=r.name, round=number,
+                                                  failed=("self_support",), because=names))
+                withdrawn = withdrawn | {(r.name, r.oid) for r in held}
+                continue
+            # Or a withdrawal from a ring of failures that the final state undoes, exchanged for
+            # the members that waited for it (§8, "the other side of a ring").
+            back = _exchanges(calc, withdrawn, withdrawn_records, exchangeable, restored)
+            if not back:
                 break
-            names = tuple(sorted({r.name for r in held}))
-            for r in held:
-                withdrawn_records.append(r)
-                withdrawals.append(Withdrawal(object=r.oid, effect=r.name, round=number,
-                                              failed=("self_support",), because=names))
-            withdrawn = withdrawn | {(r.name, r.oid) for r in held}
-            continue
         if back:
             trial = (calc, withdrawn, list(withdrawals), list(withdrawn_records), list(paradoxical))
         new: set[AppId] = set()
@@ -548,7 +580,9 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
                 culprits = component.culprits[m]
                 if not any(c in failing for c in culprits) and len(component.reaches[m]) == len(culprits):
                     restorable[(m.name, m.oid)] = culprits
-        for app, instead in back.items():
+                if component.waiting:
+                    exchangeable[(m.name, m.oid)] = (component.waiting, number)
+        for app, (instead, label) in back.items():
             restored.add(app)
             withdrawn_records = [r for r in withdrawn_records if (r.name, r.oid) != app]
             withdrawals = [w for w in withdrawals if (w.effect, w.object) != app]
@@ -556,7 +590,7 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
                 new.add((c.name, c.oid))
                 withdrawn_records.append(c)
                 withdrawals.append(Withdrawal(object=c.oid, effect=c.name, round=number,
-                                              failed=("support",), because=(app[0],)))
+                                              failed=(label,), because=(app[0],)))
         # W grows, except by restorations, each at most once per application: this ends.
         assert not new & withdrawn
         withdrawn = (withdrawn - back.keys()) | new
