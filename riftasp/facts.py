@@ -34,6 +34,7 @@ def board_facts(board: Board) -> str:
         f"ruleset({board.ruleset}).",
         f"setting(condition_timing,{board.settings.condition_timing}).",
         f"setting(rechecked_set,{board.settings.rechecked_set}).",
+        f"setting(self_support,{board.settings.self_support}).",
     ]
     lines += [f"player({quote(p)})." for p in board.players]
     # The players' order (the first faces the higher rows of a grid: Sorcery's "in front").

@@ -200,6 +200,10 @@ class Settings:
     # arithmetic: "replaces" it (each effect applies once; the default) or "keeps" it on top (the
     # set value is the starting value). docs/semantics.md §6, "Rechecked sets".
     rechecked_set: str = "replaces"
+    # An application whose condition holds at the end only through what it (and what it switched
+    # on) added: "withdrawn" (the default: [L] "Shield cannot keep itself switched on") or "kept"
+    # (a final state where every condition holds stands). docs/semantics.md §8.
+    self_support: str = "withdrawn"
 
 
 @dataclass(frozen=True)

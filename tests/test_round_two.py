@@ -377,6 +377,10 @@ HELD_UP_CASES = {
     "settled comes to the same": (
         3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1],
         {"condition_timing": "settled"}, 4, []),
+    # The other reading (board setting self_support = kept): every condition holds at 6.
+    "the reading that keeps it": (
+        3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1],
+        {"self_support": "kept"}, 6, []),
     # Judged only when it applies, a condition is never judged at the end: nothing to hold up.
     "immediate keeps it": (
         3, [SET_5, ongoing("plus-2", 2, {"op": "plus", "amount": 2}, ["u"], atleast(5)), MINUS_1],
@@ -411,6 +415,18 @@ def test_two_units_that_keep_each_other_mighty_hold_each_other_up(engine):
     assert (res.withdrawn, res.paradoxes) == ({"a": ["b-pumps-a"], "b": ["a-pumps-b"]}, [])
     assert {w.because for w in res.withdrawals} == {("a-pumps-b", "b-pumps-a")}
     assert check(b, res.to_json(), declarative=True) == []
+
+
+def test_the_self_support_reading_is_a_board_setting_that_round_trips_and_is_checked():
+    from riftasp.board_io import BoardError
+    from riftasp.board_io.writing import board_to_dict
+
+    b = board([unit("u", 3)], settings={"self_support": "kept"})
+    assert b.settings.self_support == "kept"
+    assert board_to_dict(b)["settings"] == {"self_support": "kept"}
+    assert board_to_dict(board([unit("u", 3)])).get("settings") is None
+    with pytest.raises(BoardError, match="self_support"):
+        board([unit("u", 3)], settings={"self_support": "sometimes"})
 
 
 def held_up_boards() -> st.SearchStrategy[dict]:

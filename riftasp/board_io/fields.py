@@ -26,6 +26,7 @@ from ..rulesets import object_fields
 
 CONDITION_TIMINGS = ("settled", "immediate", "as_able")
 RECHECKED_SETS = ("replaces", "keeps")
+SELF_SUPPORT = ("withdrawn", "kept")
 # Conditions say "you" for the effect's controller, so no player may be called that.
 RESERVED_PLAYERS = ("you",)
 # riftasp names instances `buff:<id>`, `bonus:<gear>`, `keyword:<K>:<id>` and `<effect>@<holder>`:
@@ -64,7 +65,8 @@ BOARD = Part(
     required=("players", "objects"),
 )
 SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing"),
-                 "rechecked_set": one_of(RECHECKED_SETS, "rechecked set reading")}, what="setting")
+                 "rechecked_set": one_of(RECHECKED_SETS, "rechecked set reading"),
+                 "self_support": one_of(SELF_SUPPORT, "self-support reading")}, what="setting")
 # The realm's grid of a board whose ruleset has one (Sorcery; the manifest's [realm] otherwise).
 REALM = Part({"rows": AMOUNT, "columns": AMOUNT}, required=("rows", "columns"))
 

@@ -243,7 +243,8 @@ def _read_settings(value: Any, path: str) -> Settings:
     data = _part(value, path, SETTINGS)
     field = _field_reader(_SETTINGS_READERS, data, path)
     return Settings(condition_timing=field("condition_timing", Settings.condition_timing),
-                    rechecked_set=field("rechecked_set", Settings.rechecked_set))
+                    rechecked_set=field("rechecked_set", Settings.rechecked_set),
+                    self_support=field("self_support", Settings.self_support))
 
 
 def _read_realm(value: Any, path: str) -> tuple[int, int]:

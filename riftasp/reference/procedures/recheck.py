@@ -461,7 +461,7 @@ def _held_up(
     that has them, the largest part of what it supports (itself included) none of which would
     apply with the board calculated again without that part; [] if no suspect has one. Only where
     conditions are judged at the end."""
-    if not check_conditions:
+    if not check_conditions or analysis.layout.board.settings.self_support == "kept":
         return []
     for record, support in suspects(calc.records, analysis.reads, analysis.writes, undoes, calc.states):
         unfounded = list(support)
