@@ -417,6 +417,29 @@ def test_two_units_that_keep_each_other_mighty_hold_each_other_up(engine):
     assert check(b, res.to_json(), declarative=True) == []
 
 
+def test_a_board_whose_only_consistent_state_holds_itself_up_is_a_paradox(engine):
+    # (tests/corpus.py generated(500, 2)[416].) u (6, defending) has "-3, to no less than 2, while
+    # I have Shield", "I gain Shield while Mighty", "+1 while Mighty". All applied: 6 + 1 + 1 - 3
+    # = 5, every condition holds — but only through the +1 (without it, 4). Without the +1 the
+    # Shield goes, then the unit is 6 and would gain it: no state without self-support exists.
+    # The paradox names the keywords' ring and the Shield bonus the gain brings (both engines);
+    # the declarative checker, asked for a consistent state without self-support, finds none.
+    text = [{"id": "minus-while-shield", "op": {"op": "minus_min", "amount": 3, "min": 2},
+             "conditions": [{"has_keyword": "Shield"}], "timestamp": 1},
+            {"id": "shield-while-mighty", "op": {"op": "gain_keywords", "keywords": ["Shield"]},
+             "conditions": [{"mighty": "self"}], "timestamp": 2},
+            {"id": "plus-while-mighty", "op": {"op": "plus", "amount": 1},
+             "conditions": [{"mighty": "self"}], "timestamp": 3}]
+    b = board([unit("u", 6, status=["defending"], rules_text=text)])
+    res = run(b, engine)
+    assert res.objects["u"].might == 6 and res.objects["u"].keywords == {}
+    assert res.withdrawn == {"u": ["plus-while-mighty", "shield-while-mighty"]}
+    shield = "keyword:Shield:u:shield-while-mighty"
+    assert res.paradoxes == sorted([sorted(["minus-while-shield", "plus-while-mighty", "shield-while-mighty", shield]),
+                                    sorted(["minus-while-shield", "shield-while-mighty", shield])])
+    assert check(b, res.to_json(), declarative=True) == []
+
+
 def test_the_self_support_reading_is_a_board_setting_that_round_trips_and_is_checked():
     from riftasp.board_io import BoardError
     from riftasp.board_io.writing import board_to_dict

@@ -43,7 +43,7 @@ from .contract import read_view
 from .report import Report, Violation, show
 
 DECLARATIVE = "rules-allow"
-FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "claim.lp")
+FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
 # The rulesets this module judges itself; another ruleset's plugin may give a module of its own
 # (`declarative()`, riftasp/rulesets/: its `unsupported(board)` and `examine(board, resolution,
 # time_limit)`, which gives a Verdict).
@@ -74,6 +74,7 @@ KINDS = {
     "final_target": "it still targets its object in the final state",
     "final_conditions": "its conditions still hold in the final state",
     "not_applied": "applied, as it exists, targets its object and meets its conditions in the final state",
+    "held_up": "its conditions hold in the final state without what it supported added",
 }
 
 
@@ -332,6 +333,10 @@ class Program:
         self.ctl.ground([("base", [])])
         return len(self.ctl.symbolic_atoms)
 
+    def screen(self, on: bool) -> None:
+        """Whether a state where an application holds itself up counts as consistent (support.lp)."""
+        self.ctl.assign_external(clingo.Function("self_screen"), on)
+
     def ask(self, claim: bool, relax: bool, deadline: float) -> tuple[bool | None, Calculation | None]:
         """(True, the best model) / (False, None) / (None, None) when the time ran out."""
         found, best = solve_claim(self.ctl, claim, relax, deadline)
@@ -440,6 +445,14 @@ def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT
         out.append(Violation("-", DECLARATIVE, "paradox-missed",
                              "paradoxes: no calculation obeying the invariants has a consistent final state",
                              "no paradox reported"))
+    if verdict.consistent and reports_paradox and exact and board.settings.self_support == "withdrawn":
+        # With the default reading a state where an application holds itself up is not an answer
+        # (docs/semantics.md §8): the paradox is false only if a state without one exists. (Its
+        # screen counts more as support than the engines do: it finds fewer such states.)
+        verdict.questions += 1
+        program.screen(True)
+        verdict.consistent, verdict.example = program.ask(claim=False, relax=False, deadline=deadline)
+        program.screen(False)
     if verdict.consistent and reports_paradox and exact:
         state = verdict.example.states if verdict.example else {}
         out.append(Violation("-", DECLARATIVE, "paradox-false",

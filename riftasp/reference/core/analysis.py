@@ -24,7 +24,7 @@ from .instances import HELD, ONGOING, Instance
 from .layout import Layout, attached_timestamp, lay_out
 from .operators import AddMember, Copy, GainKeywords, SetValue
 from .ruleset import Ruleset
-from .state import CONTROLLER, HeldAbility, ObjState, frozen, own_ability
+from .state import CONTROLLER, Brought, HeldAbility, KeywordInstance, ObjState, frozen, own_ability
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ class Analysis:
     needs: dict[str, set[str]]
     groups: list[list[str]]  # calculation order
     object_loops: list[list[str]]
+    # every keyword-borne instance that could exist, with its object (for the rings of §8)
+    potential_borne: list[tuple[Instance, str]] = field(default_factory=list)
     _reads: dict[tuple[str, str], Reads] = field(default_factory=dict)
     _writes: dict[tuple[str, str], tuple[Char, ...]] = field(default_factory=dict)
     _instances: dict[tuple, Instance] = field(default_factory=dict)
@@ -385,6 +387,33 @@ class _Analyser:
     def borne_keywords(self) -> dict[str, tuple[str, ...]]:
         return {oid: self.ruleset.borne_keywords(self.objects[oid]) for oid in self.on_board}
 
+    def potential_borne(
+        self, sources: dict[str, list[Instance]], borne: dict[str, tuple[str, ...]]
+    ) -> list[tuple[Instance, str]]:
+        """Every keyword-borne instance that could exist: one per bearing keyword an object has
+        printed, could gain, or could take from what a copy could make it, named by what brings
+        it (its order key is a placeholder: these only name rings, §8)."""
+        out: list[tuple[Instance, str]] = []
+        for oid in self.on_board:
+            bearing = borne[oid]
+            if not bearing:
+                continue
+            found: list[tuple[str, str | None]] = [(k.name, None) for k in self.objects[oid].keywords]
+            for inst in sources[oid]:
+                if isinstance(inst.operator, GainKeywords):
+                    found += [(k.name, inst.name) for k in inst.op.keywords]
+                elif inst.op.name in self.copy_ops:
+                    x = _ref(inst.op.of, inst.holder, inst.bearer, oid)
+                    if x in self.objects:
+                        for root in ({x} | self.roots.get(x, set())) - {oid}:
+                            found += [(k.name, inst.name) for k in self.objects[root].keywords]
+            for keyword, source in dict.fromkeys(found):
+                if keyword in bearing:
+                    brought = None if source is None else Brought(source, 0, 0, 0, 0)
+                    inst = self.ruleset.borne_instance(self.layout, oid, KeywordInstance(keyword, 1, brought))
+                    out.append((inst, oid))
+        return out
+
     # -- §5: needs -----------------------------------------------------------------------------
 
     def potential_writes(
@@ -451,6 +480,7 @@ def analyse(board: Board, ruleset: Ruleset) -> Analysis:
     sources = a.sources()
     borne = a.borne_keywords()
     written = a.potential_writes(sources, borne)
+    potential_borne = a.potential_borne(sources, borne)
     needs = a.needs(sources, written)
     on_board = layout.on_board
     components = strongly_connected_components(on_board, {k: sorted(v) for k, v in needs.items()})
@@ -465,4 +495,5 @@ def analyse(board: Board, ruleset: Ruleset) -> Analysis:
         needs=needs,
         groups=groups,
         object_loops=[g for g in groups if len(g) >= 2],
+        potential_borne=potential_borne,
     )

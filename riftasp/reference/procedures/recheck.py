@@ -484,6 +484,7 @@ def unsupported_ring(analysis: Analysis, record: Record) -> set[str]:
     application that could exist on the board (§5's sources) and `record` itself."""
     me = (record.inst, record.oid)
     nodes = [me] + [(inst, oid) for oid, insts in analysis.sources.items() for inst in insts]
+    nodes += analysis.potential_borne
     ring = ring_through(
         me,
         nodes,
