@@ -320,6 +320,7 @@ class Program:
         for name in FILES:
             self.ctl.load(str(folder / name))
         self.ctl.add("base", [], board_facts(board) + ruleset_facts(board) + claim)
+        self.screened = False
 
     def count_applications(self) -> int:
         """The number of applications that could exist (grounding instances.lp alone)."""
@@ -334,7 +335,11 @@ class Program:
         return len(self.ctl.symbolic_atoms)
 
     def screen(self, on: bool) -> None:
-        """Whether a state where an application holds itself up counts as consistent (support.lp)."""
+        """Whether a state where an application holds itself up counts as consistent (support.lp,
+        its part `screen`, grounded the first time it is asked for)."""
+        if on and not self.screened:
+            self.ctl.ground([("screen", [])])
+            self.screened = True
         self.ctl.assign_external(clingo.Function("self_screen"), on)
 
     def ask(self, claim: bool, relax: bool, deadline: float) -> tuple[bool | None, Calculation | None]:
