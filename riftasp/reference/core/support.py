@@ -42,25 +42,25 @@ def suspects(
     for r in ordered:
         undone.add(undoes_of(r.inst, r.oid), r)
     view = states.get
-    out: list[tuple[Applied, list[Applied]]] = []
-    for f in ordered:
+
+    def held(f: Applied) -> list[Applied] | None:
+        """What f supports, when f is a suspect."""
         reads = reads_of(f.inst, f.oid)
+        support: list[Applied] | None = None  # (found once, for every condition of f)
         for n, condition in enumerate(f.inst.conditions):
             if not condition.holds(f.inst, f.oid, view):
                 continue
-            numbers = [c for c in reads.conditions[n] if _number_of(c, states) is not None]
-            for read in numbers:
-                # Something lowered it after f applied (a culprit of the condition, §8).
-                if not any(x.step > f.step and x.oid == read[0] for x in undone.writers(read)):
+            for read in reads.conditions[n]:
+                # A number something lowered after f applied (a culprit of the condition, §8).
+                if _number_of(read, states) is None or not any(
+                        x.step > f.step and x.oid == read[0] for x in undone.writers(read)):
                     continue
-                support = _support(f, ordered, reads_of, writes_of)
+                support = support or _support(f, ordered, reads_of, writes_of)
                 if _sets(support, read, writes_of) or not _holds_without(f, condition, read, support, states, view):
-                    out.append((f, support))
-                    break
-            else:
-                continue
-            break
-    return out
+                    return support
+        return None
+
+    return [(f, support) for f in ordered if (support := held(f)) is not None]
 
 
 def _number_of(read: Char, states: dict[str, ObjState]) -> int | None:
