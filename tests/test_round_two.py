@@ -573,7 +573,7 @@ def test_property_an_object_needs_another_only_through_what_something_can_write(
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(6, 800), **SETTINGS)
+@settings(max_examples=budget(6, 400), **SETTINGS)
 @given(boards(max_effects=6))
 def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
     # Over generated boards of every hard class (lost support, loops, copies, control changes,

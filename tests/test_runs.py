@@ -304,7 +304,7 @@ def stacks(draw: st.DrawFn) -> Any:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(4, 400), deadline=None, database=None,
+@settings(max_examples=budget(4, 200), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(stacks())
 def test_drawn_stacks_on_one_number_give_the_one_by_one_trace(b):

@@ -64,7 +64,7 @@ def test_generated_boards_resolve_once_per_effect_and_object_and_deterministical
 
 
 @pytest.mark.thorough
-@boards_settings(budget(6, 1000))
+@boards_settings(budget(6, 500))
 @given(data=sorcery_boards())
 def test_generated_boards_agree_on_both_engines_and_keep_sorcery_s_invariants(data):
     board = board_from_dict(data)

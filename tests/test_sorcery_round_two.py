@@ -429,7 +429,7 @@ PROPERTY_THEMES = ("removers", "chains", "artifacts", "at_rest") if THOROUGH els
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(5, 400), deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=budget(5, 200), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(data=sorcery_boards(themes=PROPERTY_THEMES))
 def test_in_sorcery_a_removal_of_an_ability_lands_before_that_ability_s_layer_unless_they_remove_each_other(data):
     # The rule as a property, on both engines: no removal removes an ability that applied before

@@ -289,7 +289,7 @@ def spell_stacks(draw: Any) -> Any:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(6, 1500), deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=budget(6, 600), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(spell_stacks())
 def test_drawn_spell_stacks_give_the_answer_of_picking_one_at_a_time(board):
     both(board)
@@ -307,7 +307,7 @@ def ring_variants(draw: Any) -> Any:
 
 
 @pytest.mark.thorough
-@settings(max_examples=budget(3, 400), deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=budget(3, 200), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(ring_variants())
 def test_drawn_boards_around_a_ring_give_the_answer_of_picking_one_at_a_time(board):
     both(board)
