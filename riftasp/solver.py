@@ -113,9 +113,8 @@ def run(
 class _Probe:
     """A round calculated without applications to see whether they held each other up (§8)."""
 
-    app: tuple[clingo.Symbol, clingo.Symbol]
-    unfounded: list[tuple[clingo.Symbol, clingo.Symbol]]  # what it supports, less what has support of its own
-    rest: list  # the suspects still to try, each with what it supports
+    suspects: list  # every suspect of the round, each with what it supports
+    unfounded: list[tuple[clingo.Symbol, clingo.Symbol]]  # what they support, less what has support of its own
     carried: list[str]  # the facts carried before the probe
     round: int  # the round in which the suspects were found
 
@@ -146,17 +145,25 @@ class Rounds:
             self.carried = probe.carried
             self.stats.rounds -= 1
             applying = {tuple(s.arguments) for s in symbols if s.name == "would_apply"}
-            if probe.app in applying:
-                return self.probe_next(fallback, probe.rest)  # it applies without them
             if any(a in applying for a in probe.unfounded):
                 # What would apply without the others has support of its own: out of the set.
                 rest = [a for a in probe.unfounded if a not in applying]
                 return self.start_probe(replace(probe, unfounded=rest), fallback)
-            # They held each other up: withdrawn; the next round is calculated without them.
+            # They held each other up: withdrawn (each with the set of its suspect); the next
+            # round is calculated without them.
+            left = set(probe.unfounded)
+            sets: dict[tuple, list[tuple]] = {}
+            for app, support in probe.suspects:
+                if app in left:
+                    kept = [a for a in support if a in left]
+                    for a in kept:
+                        members = sets.setdefault(a, [])
+                        members += [m for m in kept if m not in members]
             for a in probe.unfounded:
-                self.stats.withdrawn.append(
-                    RoundWithdrawal(probe.round, a[0], a[1], ("self_support",), tuple(probe.unfounded)))
-            self.carried = self.carried + [f"excluded({i},{o}).\n" for i, o in probe.unfounded]
+                if a in sets:
+                    self.stats.withdrawn.append(
+                        RoundWithdrawal(probe.round, a[0], a[1], ("self_support",), tuple(sets[a])))
+            self.carried = self.carried + [f"excluded({i},{o}).\n" for i, o in probe.unfounded if (i, o) in sets]
             return None
         elif fallback is not None and "trial_fails" in names:
             symbols, self.stats.withdrawn = fallback
@@ -179,12 +186,15 @@ class Rounds:
         fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]],
         suspects: list[tuple[tuple[clingo.Symbol, clingo.Symbol], list[tuple[clingo.Symbol, clingo.Symbol]]]],
     ) -> list[clingo.Symbol] | None:
-        """Calculate the board again without the first suspect and what it supports, or end with
-        `fallback`."""
+        """Calculate the board again without every suspect and what each supports, together (one
+        calculation a pass however many suspects; ones that do not touch each other come out as
+        they would one by one), or end with `fallback`."""
+        unfounded: list[tuple[clingo.Symbol, clingo.Symbol]] = []
+        for _, support in suspects:
+            unfounded += [a for a in support if a not in unfounded]
         if not suspects:
             return self.exchange(fallback)
-        (app, support), rest = suspects[0], suspects[1:]
-        return self.start_probe(_Probe(app, support, rest, self.carried, self.stats.rounds), fallback)
+        return self.start_probe(_Probe(suspects, unfounded, self.carried, self.stats.rounds), fallback)
 
     def exchange(self, ending: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> list[clingo.Symbol] | None:
         """The round `ending` ends the calculation unless the encoding exchanges a withdrawal in it
@@ -210,8 +220,13 @@ class Rounds:
         ]
         return None
 
-    def start_probe(self, probe: _Probe, fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> None:
+    def start_probe(
+        self, probe: _Probe, fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]]
+    ) -> list[clingo.Symbol] | None:
         """The next round: the board without the probe's set."""
+        if not any(app in probe.unfounded for app, _ in probe.suspects):
+            self.carried = probe.carried
+            return self.exchange(fallback)  # every suspect applies without the others
         self.probe = probe
         self.fallback = fallback
         self.carried = probe.carried + [f"excluded({i},{o}).\n" for i, o in probe.unfounded]

@@ -456,27 +456,37 @@ def _exchanges(
 
 def _held_up(
     analysis: Analysis, calc: Round, withdrawn: frozenset[AppId], settled: bool, check_conditions: bool
-) -> list[Record]:
-    """The applications that held each other up (§8): for the first suspect (core/support.py)
-    that has them, the largest part of what it supports (itself included) none of which would
-    apply with the board calculated again without that part; [] if no suspect has one. Only where
-    conditions are judged at the end."""
+) -> list[tuple[Record, tuple[str, ...]]]:
+    """The applications that held each other up (§8), each with the names of its set: every
+    suspect (core/support.py) with what it supports, probed together — the board calculated
+    again without all of them, what would apply anyway out of the set, until nothing leaves (one
+    calculation a pass however many suspects the board has; suspects that do not touch each
+    other come out as they would one by one). A member stays only with a suspect still in the
+    set; [] if none is. Only where conditions are judged at the end."""
     if not check_conditions or analysis.layout.board.settings.self_support == "kept":
         return []
-    for record, support in suspects(calc.records, analysis.reads, analysis.writes, undoes, calc.states):
-        unfounded = list(support)
-        while True:
-            probe = Round(analysis, withdrawn | {(r.name, r.oid) for r in unfounded}, settled,
-                          previous=calc, check_conditions=check_conditions)
-            probe.run()
-            # What would apply without the others has support of its own: out of the set.
-            backed = {id(r) for r in unfounded if probe.holds_in_final_state(r.inst, r.oid)}
-            if id(record) in backed:
-                break  # the suspect applies without them: it was not held up
-            if not backed:
-                return unfounded
-            unfounded = [r for r in unfounded if id(r) not in backed]
-    return []
+    sets = [(record, list(support)) for record, support in
+            suspects(calc.records, analysis.reads, analysis.writes, undoes, calc.states)]
+    unfounded: dict[int, Record] = {id(r): r for _, support in sets for r in support}
+    while True:
+        if not any(id(record) in unfounded for record, _ in sets):
+            return []
+        probe = Round(analysis, withdrawn | {(r.name, r.oid) for r in unfounded.values()}, settled,
+                      previous=calc, check_conditions=check_conditions)
+        probe.run()
+        # What would apply without the others has support of its own: out of the set.
+        backed = [k for k, r in unfounded.items() if probe.holds_in_final_state(r.inst, r.oid)]
+        if not backed:
+            break
+        for k in backed:
+            del unfounded[k]
+    names: dict[int, set[str]] = {}
+    for record, support in sets:
+        if id(record) in unfounded:
+            kept = [r for r in support if id(r) in unfounded]
+            for r in kept:
+                names.setdefault(id(r), set()).update(m.name for m in kept)
+    return [(r, tuple(sorted(names[k]))) for k, r in unfounded.items() if k in names]
 
 
 def unsupported_ring(analysis: Analysis, record: Record) -> set[str]:
@@ -548,12 +558,11 @@ def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
             # the calculation goes on.
             held = _held_up(analysis, calc, withdrawn, settled, check_conditions)
             if held:
-                names = tuple(sorted({r.name for r in held}))
-                for r in held:
+                for r, names in held:
                     withdrawn_records.append(r)
                     withdrawals.append(Withdrawal(object=r.oid, effect=r.name, round=number,
                                                   failed=("self_support",), because=names))
-                withdrawn = withdrawn | {(r.name, r.oid) for r in held}
+                withdrawn = withdrawn | {(r.name, r.oid) for r, _ in held}
                 continue
             # Or a withdrawal from a ring of failures that the final state undoes, exchanged for
             # the members that waited for it (§8, "the other side of a ring").
