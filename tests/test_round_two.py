@@ -327,6 +327,23 @@ def test_shield_cannot_keep_fioras_keywords_switched_on(engine):
     assert check(example("shield-cannot-hold-itself-up"), res.to_json(), declarative=True) == []
 
 
+def test_two_fioras_that_share_nothing_fall_in_one_round_each_as_she_would_alone(engine):
+    # Every suspect of a round is probed together (§8): suspects that share nothing come out as
+    # they would one at a time, in the same round, each with its own set.
+    data = json.loads((ROOT / "examples" / "riftbound" / "shield-cannot-hold-itself-up.json").read_text())
+    twin = json.loads(json.dumps(data).replace('"fiora"', '"fiora2"').replace('"set5"', '"set5b"')
+                      .replace('"minus1"', '"minus1b"'))
+    data["objects"] += twin["objects"]
+    data["effects"] += [dict(e, timestamp=e["timestamp"] + 10) for e in twin["effects"]]
+    res = run(board_from_dict(data), engine)
+    for fiora in ("fiora", "fiora2"):
+        assert values(res, fiora) == ("Fiora, Victorious", 4, (), {})
+        mine = (f"{fiora}.mighty_keywords", f"keyword:Shield:{fiora}:{fiora}.mighty_keywords")
+        assert sorted((w.effect, w.round, w.failed, w.because) for w in res.withdrawals if w.object == fiora) == [
+            (name, 1, ("self_support",), mine) for name in mine]
+    assert res.paradoxes == []
+
+
 def test_a_plus_able_only_at_the_set_value_does_not_hold_itself_up(engine):
     res = run(example("plus-that-held-itself-up"), engine)
     assert values(res, "u") == ("U", 4, (), {})
