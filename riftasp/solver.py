@@ -157,8 +157,7 @@ class Rounds:
                 if app in left:
                     kept = [a for a in support if a in left]
                     for a in kept:
-                        members = sets.setdefault(a, [])
-                        members += [m for m in kept if m not in members]
+                        sets[a] = list(dict.fromkeys(sets.get(a, []) + kept))
             for a in probe.unfounded:
                 if a in sets:
                     self.stats.withdrawn.append(
@@ -189,11 +188,9 @@ class Rounds:
         """Calculate the board again without every suspect and what each supports, together (one
         calculation a pass however many suspects; ones that do not touch each other come out as
         they would one by one), or end with `fallback`."""
-        unfounded: list[tuple[clingo.Symbol, clingo.Symbol]] = []
-        for _, support in suspects:
-            unfounded += [a for a in support if a not in unfounded]
         if not suspects:
             return self.exchange(fallback)
+        unfounded = list(dict.fromkeys(a for _, support in suspects for a in support))  # (in order, once)
         return self.start_probe(_Probe(suspects, unfounded, self.carried, self.stats.rounds), fallback)
 
     def exchange(self, ending: tuple[list[clingo.Symbol], list[RoundWithdrawal]]) -> list[clingo.Symbol] | None:
