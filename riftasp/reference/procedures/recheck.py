@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ...model import Board
+from ...model import Board, GameObject
 from ...result import Application, Characteristics, Resolution, Withdrawal
 from ..core.analysis import Analysis, analyse
 from ..core.chars import WriteIndex
-from ..core.dependency import AppId, dependencies
+from ..core.dependency import KEEP, AppId, KeptDependencies, dependencies
 from ..core.evaluate import conditions_hold, exists, targets, undoes
 from ..core.graph import strongly_connected_components
 from ..core.instances import HELD, Instance
@@ -87,6 +87,7 @@ class _GroupMemory:
     kept: dict[AppId, set[AppId]] = field(default_factory=dict)  # kept dependencies seen so far
     applied: set[AppId] = field(default_factory=set)
     blocked: set[AppId] = field(default_factory=set)  # candidates a kept dependency held back
+    tests: dict[int, KeptDependencies] = field(default_factory=dict)  # the dependency pairs, per stage
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Round:
         self.ties: set[tuple[str, str]] = set()
         self.group_log: list[_GroupLog] = []
         self.view = self.states.get
+        self.targeted: dict[AppId, tuple] = {}  # targets_now's answers, with the states they read
 
     # -- §5: groups in order, steps numbered across the board --------------------------------
 
@@ -246,7 +248,7 @@ class Round:
             for inst in self.a.current(oid, self.states):
                 if inst.name in done or (inst.name, oid) in self.withdrawn:
                     continue
-                if targets(inst, obj, view):
+                if self.targets_now(inst, obj):
                     pending.append((inst, oid))
         eligible = [(i, o) for i, o in pending if conditions_hold(i, o, view)]
         if not self.settled:
@@ -259,6 +261,20 @@ class Round:
             return pending, eligible, eligible, True
         return pending, eligible, settled, False
 
+    def targets_now(self, inst: Instance, obj: GameObject) -> bool:
+        """`targets` in the current states, kept while the two states it reads (the object's
+        and the holder's, whose controller a relation filter compares) are the same: most
+        steps change one object, and every step asks this of every pending application."""
+        key = (inst.name, obj.id)
+        state = self.states[obj.id]
+        holder = self.states.get(inst.holder) if inst.holder is not None else None
+        was = self.targeted.get(key)
+        if was is not None and was[0] is inst and was[1] is state and was[2] is holder:
+            return was[3]
+        answer = targets(inst, obj, self.view)
+        self.targeted[key] = (inst, state, holder, answer)
+        return answer
+
     def choose(
         self, group: list[str], candidates: list, memory: _GroupMemory, pending_ids: set[AppId]
     ) -> _Pick:
@@ -267,7 +283,11 @@ class Round:
         choice = [(i, o) for i, o in candidates if i.stage == stage]
         choice_ids = {(i.name, o) for i, o in choice}
         universe = self.universe(group, stage)
-        deps = dependencies(universe, self.a, self.states)
+        if KEEP:
+            test = memory.tests.get(stage) or memory.tests.setdefault(stage, KeptDependencies(self.a))
+            deps = test(universe, self.states)
+        else:
+            deps = dependencies(universe, self.a, self.states)
         ids = [(i.name, o) for i, o in universe]
         assert choice_ids <= set(ids), "a candidate the analysis did not foresee"
         # Dependencies inside a strongly connected component of *depends on* are ignored.
