@@ -303,8 +303,21 @@ def solve_round(
         # (`asked_only_if`: Riftbound's dependency questions).
         guard = plan.get("asked_only_if", {}).get("atom")
         guarded = plan.get("asked_only_if", {}).get("call") if ASK_ONLY_IF else None
+        # A long calculation goes on in a fresh Control holding only what later calls can read
+        # (riftasp/carry.py): each call then pays for the atoms of the steps near it, not of all.
+        carry_after = int(plan.get("carry_after_atoms", 0)) if CARRY and not named else 0
+        carried = last_step = held = 0
         step = 0
         while True:
+            # (Not before the atoms made since are many times what a copy carries, and what a
+            # step makes: a copy costs in proportion to what it carries, and pays back only over
+            # many steps that would each have read every atom before them.)
+            made, held = len(ctl.symbolic_atoms) - held, len(ctl.symbolic_atoms)
+            last_step = made if step >= 1 else 0
+            if carry_after and step >= 1 and (CARRY_ALWAYS or held - carried >= max(carry_after, 10 * carried, 32 * last_step)):
+                stats.atoms += held - carried
+                ctl, program, carried = _carried(ctl, ruleset, plan, step + 1, logger, deadline, strict)
+                held = carried
             step += 1
             if step > max_steps:
                 raise EncodingError(f"the calculation did not finish within {max_steps} steps")
@@ -342,13 +355,48 @@ def solve_round(
         raise EncodingError(f"the {ruleset} encoding did not ground to facts ({int(lp['bodies'])} "
                             f"rule bodies left to the solver): a rule is not stratified")
     stats.steps += step
-    stats.atoms += int(lp["atoms"])
-    stats.rules += int(lp["rules"])
+    stats.atoms += int(lp["atoms"]) - carried
+    stats.rules += int(lp["rules"]) - carried
     times = ctl.statistics["summary"]["times"]
     stats.solve_seconds += float(times["solve"])
     stats.ground_seconds += float(times["total"]) - float(times["solve"])
     return models[0]
 
+
+def _carried(
+    ctl: clingo.Control, ruleset: str, plan: dict[str, Any], next_step: int, logger: Logger,
+    deadline: Deadline, strict: bool,
+) -> tuple[clingo.Control, _Plain, int]:
+    """A fresh Control with the atoms of `ctl` that a call of step `next_step` or later can read
+    (riftasp/carry.py), as facts; the procedure's program loaded, its base part not grounded
+    again (its atoms are among those carried, as in `ctl` it was grounded once)."""
+    atoms = _carry_plan(ruleset, plan).facts(ctl, next_step)
+    fresh = clingo.Control(["--models=2"], logger=logger, message_limit=20)
+    program = _Plain(fresh, ruleset, logger, deadline, strict)
+    # (Through the backend: the grounder sees them as it sees facts, without printing and parsing.)
+    with fresh.backend() as backend:
+        for symbol in atoms:
+            backend.add_rule([backend.add_atom(symbol)])
+    return fresh, program, len(atoms)
+
+
+_carry_plans: dict[str, Any] = {}
+
+
+def _carry_plan(ruleset: str, plan: dict[str, Any]) -> Any:
+    from . import carry
+
+    found = _carry_plans.get(ruleset)
+    if found is None:
+        python = {"unfinished", "stuck"} | ({plan["asked_only_if"]["atom"]} if "asked_only_if" in plan else set())
+        found = _carry_plans[ruleset] = carry.plan_of(encoding_statements(ruleset), plan, python)
+    return found
+
+
+# RIFTASP_CARRY=0 keeps one Control for the whole calculation; =always carries the calculation
+# into a fresh Control after every step (tests compare the answers).
+CARRY = os.environ.get("RIFTASP_CARRY") != "0"
+CARRY_ALWAYS = os.environ.get("RIFTASP_CARRY") == "always"
 
 # RIFTASP_ASK_ALWAYS=1 grounds a procedure's `asked_only_if` call at every step (tests hold the
 # answers to be the same).
