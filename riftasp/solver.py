@@ -314,7 +314,7 @@ def solve_round(
             # many steps that would each have read every atom before them.)
             made, held = len(ctl.symbolic_atoms) - held, len(ctl.symbolic_atoms)
             last_step = made if step >= 1 else 0
-            if carry_after and step >= 1 and (CARRY_ALWAYS or held - carried >= max(carry_after, 10 * carried, 32 * last_step)):
+            if carry_after and step >= 1 and (CARRY_ALWAYS or held - carried >= max(carry_after, 10 * carried, 64 * last_step)):
                 stats.atoms += held - carried
                 ctl, program, carried = _carried(ctl, ruleset, plan, step + 1, logger, deadline, strict)
                 held = carried

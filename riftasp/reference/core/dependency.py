@@ -92,6 +92,7 @@ class KeptDependencies:
         self.readers: dict[tuple[str, str], set[AppId]] = {}  # (object, what) -> entries reading it
         self.members: dict[AppId, Instance] = {}  # the previous universe
         self.hypotheses: dict[AppId, tuple] = {}  # A's hypothetical states (_Test.kept)
+        self.result_objects: dict[AppId, tuple[str, ...]] = {}  # what A's result reads, besides its object
 
     def __call__(
         self, universe: list[tuple[Instance, str]], states: dict[str, ObjState]
@@ -115,13 +116,18 @@ class KeptDependencies:
             on = made[b_id]
             self.entries[b_id] = _Entry(b, frozenset(on))
             reads = self.a.reads(b, q).all
+            # (A tried application writes what B reads, so its object is among those B reads;
+            # only what its result reads is more.)
             watch = {obj for obj, _, _ in reads}
             for obj, what, _ in reads:
                 self.readers.setdefault((obj, what), set()).add(b_id)
             for a_id in made.tried[b_id]:
-                a, p = by_id[a_id]
-                watch.add(p)
-                watch.update(obj for obj, _, _ in self.a.reads(a, p).result)
+                more = self.result_objects.get(a_id)
+                if more is None:
+                    a, p = by_id[a_id]
+                    more = self.result_objects[a_id] = tuple({obj for obj, _, _ in self.a.reads(a, p).result} - {p})
+                if more:
+                    watch.update(more)
             for obj in watch:
                 self.watched.setdefault(obj, []).append(b_id)
                 self.seen.setdefault(obj, states.get(obj))
