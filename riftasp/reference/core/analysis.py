@@ -150,6 +150,7 @@ class _Analyser:
         self.bearer = layout.bearer
         operators = self.ruleset.operators
         self.copy_ops = {name for name, op in operators.items() if isinstance(op, Copy)}
+        self._printed: dict[str, ObjState] = {}  # add_printed's printed states, one per root
         # What each characteristic of each object on the board could ever be: (object, what) ->
         # values (single-valued) or members (set-valued); grown by potential_holdings().
         self.may: dict[tuple[str, str], set[str]] = {}
@@ -162,7 +163,9 @@ class _Analyser:
 
     def add_printed(self, oid: str, root: str, copiable_only: bool = False) -> bool:
         """Add `root`'s printed values to what `oid` could have; True when something is new."""
-        printed = self.layout.printed(root)
+        printed = self._printed.get(root)
+        if printed is None:
+            printed = self._printed[root] = self.layout.printed(root)  # (a root of many holders)
         families = self.ruleset.families
         new = False
         for ch, v in printed.values.items():
@@ -302,6 +305,12 @@ class _Analyser:
         # Objects that could become an object's copiable root through a copy.
         self.roots: dict[str, set[str]] = {oid: set() for oid in self.on_board}
         operators = self.ruleset.operators
+        # The roots each holder gained since its roots' rules text was last looked at (a copy
+        # chain of n objects gains one level of roots a pass: looking at every root every pass
+        # cost n^3).
+        fresh: dict[str, set[str]] = {}
+        looked: dict[str, set[str]] = {}
+        edges: set[tuple[str, str, str]] = set()  # (copy effect, holder, target) seen in a pass before
         while True:
             changed = False
             # Every effect that could exist: (effect, holder, bearer, ongoing).
@@ -324,15 +333,26 @@ class _Analyser:
                     x = _ref(effect.op.of, holder, bearer, oid)
                     if x is None or x not in self.objects:
                         continue
-                    # X's root is X itself or whatever a copy could make it.
-                    new = ({x} | self.roots.get(x, set())) - self.roots[oid]
+                    # X's root is X itself or whatever a copy could make it. (A copy seen in a
+                    # pass before passes on only what X gained since.)
+                    edge = (effect.id, holder, oid)
+                    if edge in edges:
+                        gained = looked.get(x, set()) | fresh.get(x, set())
+                        if not gained:
+                            continue
+                        new = gained - self.roots[oid]
+                    else:
+                        edges.add(edge)
+                        new = ({x} | self.roots.get(x, set())) - self.roots[oid]
                     if new:
                         self.roots[oid] |= new
+                        fresh.setdefault(oid, set()).update(new)
                         changed = True
                         for root in new:
                             self.add_printed(oid, root, copiable_only=True)
+            looked, fresh = fresh, {}
             for holder in self.on_board:
-                for root in self.roots[holder]:
+                for root in looked.get(holder, ()):
                     for e in self.objects[root].rules_text:
                         own = root == holder
                         name = e.id if own else f"{e.id}@{holder}"
