@@ -158,7 +158,7 @@ def run(family: str, n: int, engine: str, cap: float) -> dict:
 # theirs so far (docs/performance.md). Times under GATE_FLOOR seconds count as GATE_FLOOR: the
 # reference engine's smallest runs take milliseconds, whose ratios are noise.
 GATE = {
-    "lords": {"asp": 2.9, "reference": 5.8},
+    "lords": {"asp": 2.9, "reference": 4.2},  # (reference: 2.8 since it keeps dependency pairs)
     "copy-chain": {"asp": 1.6, "reference": 2.5},
     "stack": {"asp": 2.3, "reference": 3.3},
     "blocks": {"asp": 1.3, "reference": 1.3},
