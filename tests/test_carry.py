@@ -12,7 +12,7 @@ import clingo
 import pytest
 from clingo import ast
 
-from budget import thorough_only
+from budget import THOROUGH, thorough_only
 from conftest import ROOT
 from riftasp import solver
 from riftasp.board_io import board_from_dict, load_board
@@ -23,6 +23,8 @@ from riftasp.resolve import resolve
 sys.path.insert(0, str(ROOT / "bench"))
 import tricky  # noqa: E402 - bench/ is not a package
 
+THOROUGH_MARKS = [pytest.mark.thorough,
+                  pytest.mark.skipif(not THOROUGH, reason="runs in the thorough run (RIFTASP_THOROUGH=1), as CI does")]
 EXAMPLES = sorted(p for p in (ROOT / "examples" / "riftbound").glob("*.json") if not is_stored_output(p))
 
 
@@ -45,7 +47,9 @@ def carried_after_every_step(board, monkeypatch) -> tuple[str, int]:
     return out, copies["n"]
 
 
-@pytest.mark.parametrize("family,size", [("lords", 4), ("copy-chain", 8), ("stack", 14), ("blocks", 24)])
+@pytest.mark.parametrize("family,size", [("lords", 4), ("stack", 14),
+                                         pytest.param("copy-chain", 8, marks=THOROUGH_MARKS),
+                                         pytest.param("blocks", 24, marks=THOROUGH_MARKS)])  # fmt: skip
 def test_a_calculation_carried_after_every_step_is_the_same_calculation(family, size, monkeypatch):
     board = board_from_dict(tricky.board(family, size), f"{family}-{size}")
     carried, copies = carried_after_every_step(board, monkeypatch)
@@ -54,10 +58,9 @@ def test_a_calculation_carried_after_every_step_is_the_same_calculation(family, 
     assert carried == answer(board)
 
 
-# The examples whose calculations carry the most across steps and rounds: withdrawals, probes,
-# exchanges, paradoxes, loops, a copy of copies (every example: in the thorough run).
-CARRIED_QUICKLY = ["other-side-of-a-ring", "plus-that-held-itself-up", "paradox-shield-and-minus",
-                   "copy-ring-of-three", "odd-ring-of-stops", "fiora-set5-minus1"]  # fmt: skip
+# Examples whose calculations carry much across steps and rounds: an exchange, a paradox, a loop
+# of copies (every example: in the thorough run).
+CARRIED_QUICKLY = ["other-side-of-a-ring", "paradox-shield-and-minus", "copy-ring-of-three"]
 
 
 def same_carried_or_not(path: Path, monkeypatch) -> None:
