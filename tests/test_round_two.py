@@ -656,3 +656,25 @@ def test_c2_an_inert_copy_makes_no_loop_and_changes_no_value(engine):
     assert values(res, "x") == ("Z", 6, ("Poro",), {"Ganking": 1})
     assert res.object_loops == [] and res.dependency_cycles == []
     assert check(example("inert-copy-makes-no-loop"), res.to_json(), declarative=True) == []
+
+
+@pytest.mark.parametrize("name", ["plus-that-held-itself-up", "copy-and-a-plus-that-held-itself-up",
+                                  "shield-cannot-hold-itself-up"])  # fmt: skip
+def test_no_round_is_calculated_twice_from_the_same_facts(name, monkeypatch):
+    """A probe whose suspects held themselves up is the next round itself (the round is calculated
+    from the probe's own facts): its model is taken as that round's, not calculated again."""
+    from riftasp import solver
+    from riftasp.board_io import load_board
+    from riftasp.resolve import resolve
+
+    seen: list[str] = []
+    original = solver.solve_round
+
+    def recorded(facts, *args, **kwargs):
+        seen.append(facts)
+        return original(facts, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve_round", recorded)
+    resolve(load_board(ROOT / "examples" / "riftbound" / f"{name}.json"))
+    assert len(seen) >= 2  # (a probe at least: these boards hold an application that held itself up)
+    assert len(set(seen)) == len(seen)
