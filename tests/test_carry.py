@@ -32,7 +32,8 @@ def answer(board) -> str:
     return json.dumps({k: v for k, v in resolve(board).to_json().items() if k != "stats"}, sort_keys=True)
 
 
-def carried_after_every_step(board, monkeypatch) -> tuple[str, int]:
+def counted_copies(monkeypatch) -> dict[str, int]:
+    """How many times the solver carries a calculation into a fresh Control, from now on."""
     copies = {"n": 0}
     original = solver._carried
 
@@ -41,6 +42,11 @@ def carried_after_every_step(board, monkeypatch) -> tuple[str, int]:
         return original(*args, **kwargs)
 
     monkeypatch.setattr(solver, "_carried", counted)
+    return copies
+
+
+def carried_after_every_step(board, monkeypatch) -> tuple[str, int]:
+    copies = counted_copies(monkeypatch)
     monkeypatch.setattr(solver, "CARRY_ALWAYS", True)
     out = answer(board)
     monkeypatch.setattr(solver, "CARRY_ALWAYS", False)
@@ -114,14 +120,7 @@ def test_a_later_call_reads_atoms_from_its_step_on_or_at_a_number_it_names_else_
 
 def test_a_long_stack_is_carried_and_its_answer_is_the_one_of_one_control(monkeypatch):
     board = board_from_dict(tricky.board("stack", 40), "stack-40")
-    copies = {"n": 0}
-    original = solver._carried
-
-    def counted(*args, **kwargs):
-        copies["n"] += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(solver, "_carried", counted)
+    copies = counted_copies(monkeypatch)
     # (A threshold a tenth of the procedure's: the same rule, on a board quick enough for a test.)
     plan = solver.procedure
     monkeypatch.setattr(solver, "procedure", lambda r: {**plan(r), "carry_after_atoms": 10_000})
