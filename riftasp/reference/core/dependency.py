@@ -33,7 +33,7 @@ def dependencies(
     universe it depends on."""
     by_id = {(i.name, o): (i, o) for i, o in universe}
     asked = by_id if only is None else {(i.name, o): (i, o) for i, o in only}
-    deps: dict[AppId, set[AppId]] = _Made()
+    deps = _Made()  # (each answer, and what was tried for it)
     for aid in asked:
         deps[aid] = set()
         deps.tried[aid] = set()
@@ -137,7 +137,7 @@ class KeptDependencies:
         return deps
 
 
-class _Made(dict):
+class _Made(dict[AppId, set[AppId]]):
     """`dependencies(..., only=...)`: each B's answer, and the applications tried for it."""
 
     def __init__(self) -> None:
