@@ -60,7 +60,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"corpus: {result['boards']} riftasp.strategies boards (seed {args.seed}), both engines' answers")
+    print(f"corpus: {result['boards']} riftasp.rulesets.riftbound.strategies boards (seed {args.seed}), both engines' answers")
     print(f"check: {result['checks_per_second']:.0f} checks/s ({result['ms_per_check']:.3f} ms each, "
           f"{checks} checks in {seconds:.2f}s)")
 

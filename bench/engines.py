@@ -3,7 +3,7 @@ riftasp.batch.resolve_many) and the reference engine on one generated corpus.
 
 Both engines resolve the same boards in the same process run, interleaved board by board (so a
 change in machine load affects both alike); the figure that travels between machines is the
-ratio. Corpus: `riftasp.strategies.boards()` drawn with a fixed seed (the fuzzing corpus: 1-6
+ratio. Corpus: `riftasp.rulesets.riftbound.strategies.boards()` drawn with a fixed seed (the fuzzing corpus: 1-6
 objects), or with `--blocks N` the benchmark boards of bench/boards.py with N objects each.
 
     python bench/engines.py [--boards 300] [--seed 0] [--blocks N] [--json]
@@ -26,7 +26,7 @@ def strategy_corpus(count: int, seed: int) -> list[dict[str, Any]]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
 
-    from riftasp.strategies import boards
+    from riftasp.rulesets.riftbound.strategies import boards
 
     corpus: list[dict[str, Any]] = []
 
@@ -95,7 +95,7 @@ def main() -> None:
     if args.blocks:
         corpus, what = block_corpus(args.boards, args.blocks), f"bench/boards.py boards of {args.blocks} objects"
     else:
-        corpus, what = strategy_corpus(args.boards, args.seed), f"riftasp.strategies boards (seed {args.seed})"
+        corpus, what = strategy_corpus(args.boards, args.seed), f"riftasp.rulesets.riftbound.strategies boards (seed {args.seed})"
     result = measure(corpus) | {"corpus": what}
     if args.json:
         print(json.dumps(result, indent=2))

@@ -1,7 +1,7 @@
 """`riftasp fuzz`: differential fuzzing of riftasp's ASP resolver against another engine.
 
 Hypothesis draws boards from the ruleset plugin's generators (Riftbound's:
-`riftasp.strategies.boards()`, within a `Profile`: what the engine supports) and runs a
+`riftasp.rulesets.riftbound.strategies.boards()`, within a `Profile`: what the engine supports) and runs a
 property that fails when the two engines disagree — or when an optional rules `checker` finds
 an invariant broken in either answer, a third voice reported like a disagreement. A board the engine answers `unsupported` is skipped and counted by reason.
 

@@ -3,7 +3,7 @@
 An engine that cannot represent copies, control changes, ... answers `{"unsupported": ...}` on
 such boards; fuzzing it on them spends the budget for nothing. A profile names what to leave
 out — operation names (the board format's `op` values) and the feature names below — and the
-generators (riftasp/strategies.py) then never draw it.
+generators (riftasp/rulesets/riftbound/strategies.py) then never draw it.
 
     riftasp fuzz --without copy,set_controller,double
     riftasp fuzz --profile my-engine.toml      # without = ["copy", "loops"], max_objects = 4
@@ -45,7 +45,7 @@ _FUZZED = {op for r in rulesets() if plugin_value(r, "board_strategy", None) for
 OPERATION_NAMES = tuple(name for name, spec in OPERATIONS.items() if spec.functor in _FUZZED)
 NAMES = (*OPERATION_NAMES, *FEATURES)
 PROFILE_KEYS = ("without", "max_objects", "max_effects")
-# (Riftbound's generated boards hold at most 6 objects whatever the profile, riftasp/strategies.py's
+# (Riftbound's generated boards hold at most 6 objects whatever the profile, riftasp/rulesets/riftbound/strategies.py's
 # SLOTS; Sorcery's removal chains take more.)
 MAX_OBJECTS, MAX_EFFECTS = 15, 6
 

@@ -32,7 +32,7 @@ REACHES = ("adds", "subtracts", "doubles", "starts")
 class Param:
     """One key of an operation (besides "op"), in the order the encoding's term takes them.
 
-    `draw` is what the generators draw it from (riftasp/strategies.py): a range of numbers, or
+    `draw` is what the generators draw it from (riftasp/rulesets/riftbound/strategies.py): a range of numbers, or
     the name of one of their pools ("players", "tags") for a text."""
 
     key: str

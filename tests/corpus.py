@@ -1,4 +1,4 @@
-"""The fuzzing corpus as a list: the boards riftasp.strategies draws for a fixed seed, the same
+"""The fuzzing corpus as a list: the boards riftasp.rulesets.riftbound.strategies draws for a fixed seed, the same
 ones every run (the tests that compare two ways of resolving share it)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import seed as hypothesis_seed
 
 from riftasp.board_io import board_from_dict
 from riftasp.fuzz import fixed_constants
-from riftasp.strategies import boards as board_strategy
+from riftasp.rulesets.riftbound.strategies import boards as board_strategy
 
 
 def generated(count: int, seed: int) -> list:

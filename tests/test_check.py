@@ -666,7 +666,7 @@ def _generated(count):
     from hypothesis import HealthCheck, Phase, given, seed, settings
 
     from riftasp.board_io import BoardError
-    from riftasp.strategies import boards
+    from riftasp.rulesets.riftbound.strategies import boards
 
     out = []
 

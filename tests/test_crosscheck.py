@@ -22,7 +22,7 @@ from riftasp.crosscheck import board_files
 from riftasp.engines import CallableEngine, EngineError, make_engine
 from riftasp.fuzz import fuzz
 from riftasp.reduce import reduce_board
-from riftasp.strategies import boards
+from riftasp.rulesets.riftbound.strategies import boards
 
 from budget import budget, thorough_only
 from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT

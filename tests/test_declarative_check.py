@@ -1,4 +1,4 @@
-"""The declarative checker (issue 35, riftasp/check/declarative.py, encodings/check/): it judges
+"""The declarative checker (issue 35, riftasp/rulesets/riftbound/check/declarative.py, encodings/check/): it judges
 what the rules allow — is a resolution's final state the final state of some calculation that
 obeys the rules' invariants, and does the board have any such state — without the engines'
 step machine, so it judges answers without an `applied` trace too."""
@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import DECLARATIVE, check, check_report
-from riftasp.check import declarative as D
-from riftasp.check.declarative import consistent_states, examine, judge, unsupported
+from riftasp.rulesets.riftbound.check import declarative as D
+from riftasp.rulesets.riftbound.check.declarative import consistent_states, examine, judge, unsupported
 from riftasp.cli import app
 from riftasp.model import Settings
 from riftasp.resolve import resolve
@@ -264,7 +264,7 @@ def test_a_board_over_the_size_bound_is_skipped_and_says_so():
 
 
 def test_a_sorcery_board_goes_to_sorcery_s_own_declarative_program():
-    # (riftasp/check/declarative_sorcery.py, tests/test_declarative_check_sorcery.py)
+    # (riftasp/rulesets/sorcery/check/declarative.py, tests/test_declarative_check_sorcery.py)
     path = next(p for p in sorted((ROOT / "examples" / "sorcery").glob("*.json")) if p.name.count(".") == 1)
     verdict = examine(load_board(path), None)
     assert verdict.skipped is None and verdict.consistent is True

@@ -1,4 +1,4 @@
-"""The declarative checker for Sorcery (issue 35; riftasp/check/declarative_sorcery.py,
+"""The declarative checker for Sorcery (issue 35; riftasp/rulesets/sorcery/check/declarative.py,
 encodings/check/sorcery/; docs/check.md, "What the rules allow, in Sorcery"): it judges a
 resolution's final values — with its trace or without one — by whether some calculation the
 rules allow reaches them, never by the engines' step machine. It never flags a right answer; it
@@ -16,12 +16,12 @@ from budget import budget, spread
 from conftest import ROOT
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import DECLARATIVE, check_report
-from riftasp.check import declarative_sorcery as DS
-from riftasp.check.declarative import examine, judge
+from riftasp.rulesets.sorcery.check import declarative as DS
+from riftasp.rulesets.riftbound.check.declarative import examine, judge
 from riftasp.crosscheck import is_stored_output
 from riftasp.reference import resolve as reference_resolve
 from riftasp.resolve import resolve as asp_resolve
-from riftasp.sorcery_strategies import sorcery_boards
+from riftasp.rulesets.sorcery.strategies import sorcery_boards
 
 EXAMPLES = ROOT / "examples" / "sorcery"
 BOARDS = sorted(p for p in EXAMPLES.glob("*.json") if not is_stored_output(p))

@@ -113,9 +113,9 @@ def test_each_header_names_what_the_file_expects_and_provides(ruleset):
 
 
 def test_the_sorcery_declarative_checker_s_files_name_what_they_expect_and_provide():
-    # encodings/check/sorcery/ (riftasp/check/declarative_sorcery.py): a program of its own,
+    # encodings/check/sorcery/ (riftasp/rulesets/sorcery/check/declarative.py): a program of its own,
     # loaded by the checker, not by a ruleset's manifest; its inputs are the facts it writes.
-    from riftasp.check.declarative_sorcery import FILES, INPUTS
+    from riftasp.rulesets.sorcery.check.declarative import FILES, INPUTS
     from riftasp.resources import encodings_folder
 
     files = [Interface(encodings_folder() / "check" / "sorcery" / name) for name in FILES]

@@ -1,4 +1,4 @@
-"""The board generators (riftasp/strategies.py): the hard classes of issue 7 all occur, a profile's
+"""The board generators (riftasp/rulesets/riftbound/strategies.py): the hard classes of issue 7 all occur, a profile's
 exclusions are never drawn, and keywords follow the ruleset's keyword rules."""
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from riftasp.board_io import board_from_dict
-from riftasp.classes import CLASSES, board_classes
+from riftasp.rulesets.riftbound.classes import CLASSES, board_classes
 from riftasp.fuzz import fixed_constants
-from riftasp.keywords import BONUS, NON_SUMMING, SUMMING, keyword_rules
+from riftasp.rulesets.riftbound.keywords import BONUS, NON_SUMMING, SUMMING, keyword_rules
 from riftasp.model import Board
 from riftasp.operations import OPERATIONS
 from riftasp.profile import FEATURES, NAMES, Profile
 from riftasp.resources import layer_operations
-from riftasp.strategies import MOTIFS, boards, class_boards
+from riftasp.rulesets.riftbound.strategies import MOTIFS, boards, class_boards
 
 from budget import budget, spread
 from conftest import EXAMPLES
 
 # The names these generators (Riftbound's) can draw: its operations and the features (Sorcery's
-# operations are drawn by riftasp/sorcery_strategies.py: tests/test_sorcery_generated.py).
+# operations are drawn by riftasp/rulesets/sorcery/strategies.py: tests/test_sorcery_generated.py).
 RIFTBOUND_NAMES = tuple(n for n in NAMES if n in FEATURES or OPERATIONS[n].functor in layer_operations("riftbound"))
 
 

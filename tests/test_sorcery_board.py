@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT
 from riftasp.board_io import board_from_dict, board_from_facts, board_to_dict, load_board
 from riftasp.facts import board_facts
-from riftasp.reference.sorcery.realm import Realm
+from riftasp.rulesets.sorcery.reference.realm import Realm
 from riftasp.resources import encoding_files, missing_encodings
 from riftasp.rulesets import UnsupportedRuleset
 
@@ -159,7 +159,7 @@ def test_the_board_format_s_sorcery_example_reads_and_resolves():
 
 
 def test_the_invariant_checker_checks_a_sorcery_board_with_either_engine():
-    # Sorcery's invariants (riftasp/check/sorcery/, docs/check.md): riftasp's own resolution,
+    # Sorcery's invariants (riftasp/rulesets/sorcery/check/, docs/check.md): riftasp's own resolution,
     # the reference engine's, and a stored one.
     for engine in ("asp", "reference"):
         out = riftasp("check", EXAMPLES / "land-deed.json", "--engine", engine, "--json")
@@ -174,7 +174,7 @@ def test_the_invariant_checker_checks_a_sorcery_board_with_either_engine():
 
 
 def test_fuzz_draws_sorcery_boards_and_finds_the_engines_agree(tmp_path):
-    # `riftasp fuzz --ruleset sorcery`: the plugin's generators (riftasp/sorcery_strategies.py),
+    # `riftasp fuzz --ruleset sorcery`: the plugin's generators (riftasp/rulesets/sorcery/strategies.py),
     # the reference engine as the other engine, Sorcery's invariant checker on both answers.
     out = riftasp("fuzz", "--ruleset", "sorcery", "--count", 4, "--seed", 3, "--out", tmp_path / "found", "--json")
     assert out.returncode == 0, out.stdout + out.stderr

@@ -1,4 +1,4 @@
-"""Generated Sorcery boards (riftasp/sorcery_strategies.py, the generators `riftasp fuzz
+"""Generated Sorcery boards (riftasp/rulesets/sorcery/strategies.py, the generators `riftasp fuzz
 --ruleset sorcery` draws from): the reference engine's invariants; the two engines agree, the ASP
 resolver as fuzz and crosscheck run it (in batches, riftasp/batch.py), traces included; and
 `riftasp check` finds no violation of Sorcery's invariants in either answer (issue 12: "the two
@@ -20,10 +20,10 @@ from riftasp.check import check
 from riftasp.crosscheck import is_stored_output
 from riftasp.facts import board_facts
 from riftasp.reference import resolve
-from riftasp.reference.sorcery import Sorcery
+from riftasp.rulesets.sorcery.reference import Sorcery
 from riftasp.profile import Profile
 from riftasp.resolve import resolve_facts
-from riftasp.sorcery_strategies import sorcery_boards
+from riftasp.rulesets.sorcery.strategies import sorcery_boards
 
 EXAMPLES = ROOT / "examples" / "sorcery"
 def boards_settings(examples: int) -> settings:
@@ -90,7 +90,7 @@ def test_every_example_s_stored_outputs_agree_and_keep_sorcery_s_invariants(path
 @given(data=sorcery_boards(profile=Profile(without=frozenset({"conditions", "gear", "gain_control", "filters"}),
                                            max_objects=3, max_effects=1)))
 def test_a_profile_leaves_out_what_it_names(data):
-    from riftasp.sorcery_strategies import CONDITIONAL
+    from riftasp.rulesets.sorcery.strategies import CONDITIONAL
 
     cards = [o.get("card") for o in data["objects"]]
     assert not set(cards) & set(CONDITIONAL) and not any(o.get("attached_to") for o in data["objects"])
@@ -118,7 +118,7 @@ def drawn_boards(seed_: int, count: int) -> list[dict]:
 
 
 def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
-    from riftasp.sorcery_strategies import ARTIFACTS, AURAS, MINIONS, OPS, SITES
+    from riftasp.rulesets.sorcery.strategies import ARTIFACTS, AURAS, MINIONS, OPS, SITES
 
     drawn = drawn_boards(5, 500)  # (seed 5 reaches every item below within 500 boards; seed 2 took 600)
     cards = {o["card"] for d in drawn for o in d["objects"] if "card" in o}
@@ -143,7 +143,7 @@ def test_the_default_profile_draws_every_theme_s_cards_and_every_operation():
     assert any({("Root Spider", s), ("Infusion Factory", s)} <= squares(d) for d in chained
                for s in {(o["row"], o["column"]) for o in d["objects"] if "row" in o})  # fmt: skip
     # The rings theme: the ring board reduced from a big realm, whole or changed.
-    from riftasp.sorcery_strategies import RING, RING_REALM
+    from riftasp.rulesets.sorcery.strategies import RING, RING_REALM
 
     ringed = [d for d in drawn if d.get("realm") == dict(zip(("rows", "columns"), RING_REALM))]
     ring = {(card, (row, column)) for card, row, column, _, _ in RING}

@@ -21,10 +21,10 @@ from budget import THOROUGH, budget
 from conftest import ROOT
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import FINAL, TRACE, check
-from riftasp.check.sorcery.board import REMOVING, SorceryBoard
+from riftasp.rulesets.sorcery.check.board import REMOVING, SorceryBoard
 from riftasp.reference import resolve as reference
 from riftasp.resolve import resolve as asp
-from riftasp.sorcery_strategies import sorcery_boards
+from riftasp.rulesets.sorcery.strategies import sorcery_boards
 
 EXAMPLES = ROOT / "examples" / "sorcery"
 ENGINES = {"asp": asp, "reference": reference}

@@ -16,7 +16,7 @@ from riftasp.decode import decode
 from riftasp.facts import board_facts
 from riftasp.reference import resolve
 from riftasp.reference.procedures import layered
-from riftasp.reference.sorcery import Sorcery
+from riftasp.rulesets.sorcery.reference import Sorcery
 from riftasp.solver import run as solve
 
 EXAMPLES = ROOT / "examples" / "sorcery"

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budget import budget
-from riftasp import sorcery_strategies
+from riftasp.rulesets.sorcery import strategies as sorcery_strategies
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 from riftasp.reference import resolve as reference
@@ -220,7 +220,7 @@ def test_wave_rows_at_late_positions_are_numbered_as_picking_one_at_a_time_does(
 # (Smokestacks s369 silences Fields of Phyxis s370, which silences Smokestacks s315 in front of
 # it, which silences s369; s370 does not silence s369), and an Acid Rain over an Infusion Factory
 # far from both. Reduced from a generated realm of 10,000 objects; the fuzzers' `rings` theme
-# draws it with changes (riftasp/sorcery_strategies.py, RING).
+# draws it with changes (riftasp/rulesets/sorcery/strategies.py, RING).
 RING_IDS = ("s248", "s250", "s304", "s313", "s315", "s364", "x364", "s368", "s369", "s370")
 RING = [card(oid, name, owner, since, row, column)
         for oid, (name, row, column, since, owner) in zip(RING_IDS, sorcery_strategies.RING)]

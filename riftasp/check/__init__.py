@@ -1,8 +1,8 @@
 """`riftasp check`: a resolution checked against the rules' invariants (docs/check.md).
 
 The invariants are the ruleset's: its plugin's `checker()` gives the function that checks them
-(Riftbound's, docs/semantics.md §13: riftasp/check/riftbound.py; Sorcery's,
-docs/semantics-sorcery.md: riftasp/check/sorcery/). A checker does not replay the procedure and
+(Riftbound's, docs/semantics.md §13: riftasp/rulesets/riftbound/check/__init__.py; Sorcery's,
+docs/semantics-sorcery.md: riftasp/rulesets/sorcery/check/). A checker does not replay the procedure and
 imports neither engine: it reads the board model, the ruleset data and a resolution in the
 output contract. A ruleset whose plugin names no checker — a variant included, whose layer table
 differs from the one its base's checker restates — is refused (`ContractError`).
@@ -21,7 +21,7 @@ from ..rulesets import own_plugin_value, rulesets_with
 from .contract import ContractError
 from .report import FINAL, NEEDS, TRACE, Report, Violation
 
-# The declarative checker's invariant name (riftasp/check/declarative.py), and whether
+# The declarative checker's invariant name (riftasp/rulesets/riftbound/check/declarative.py), and whether
 # `check` / `check_report` ask it when the caller does not say (off: each question grounds a
 # program, and the replay checks' callers pin their exact violations).
 DECLARATIVE = "rules-allow"
@@ -41,8 +41,8 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
     """Every invariant of the board's ruleset checked on `resolution` (the output contract as
     parsed JSON) of `board`. Raises ContractError when `resolution` is not the contract, or the
     board's ruleset has no checker. `declarative=True`: also ask what the rules allow
-    (riftasp/check/declarative.py: is the final state a consistent state, are the paradoxes
-    real; Riftbound, and Sorcery in riftasp/check/declarative_sorcery.py); None:
+    (riftasp/rulesets/riftbound/check/declarative.py: is the final state a consistent state, are the paradoxes
+    real; Riftbound, and Sorcery in riftasp/rulesets/sorcery/check/declarative.py); None:
     DECLARATIVE_BY_DEFAULT."""
     checker = checker_of(board.ruleset)
     if checker is None:
@@ -50,7 +50,7 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
         raise ContractError("ruleset", f"no invariant checker for the {board.ruleset} ruleset (rulesets with one: {known})")
     report = checker(board, resolution)
     if DECLARATIVE_BY_DEFAULT if declarative is None else declarative:
-        from .declarative import add_to_report
+        from ..rulesets.riftbound.check.declarative import add_to_report
 
         add_to_report(board, resolution, report)
     return report

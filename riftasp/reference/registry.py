@@ -12,7 +12,7 @@ from ..result import Resolution
 from ..rulesets import PLUGINS, UnsupportedRuleset
 from .core.ruleset import Ruleset
 from .procedures import layered, recheck
-from .riftbound import Riftbound
+from ..rulesets.riftbound.reference import Riftbound
 
 Procedure = Callable[[Board, Ruleset], Resolution]
 

@@ -16,7 +16,7 @@ A plugin is a module with any of:
 - `checker()`: the function that checks a resolution against its invariants (riftasp/check/;
   its own only: a variant does not take its base's);
 - `declarative()`: the module of its declarative checker, where it is not Riftbound's
-  (riftasp/check/declarative.py; its own only);
+  (riftasp/rulesets/riftbound/check/declarative.py; its own only);
 - `reference_ruleset()`: its ruleset for the reference engine (riftasp/reference/registry.py).
 
 A ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from

@@ -2,7 +2,7 @@
 families, keyword rules) and its own operations, conditions, printed values, kinds of instance
 and output.
 
-A ruleset is a subclass (riftasp/reference/riftbound/), registered by name in
+A ruleset is a subclass (riftasp/rulesets/riftbound/reference/), registered by name in
 riftasp/reference/registry.py.
 """
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...model import Board
 from ...result import Application, Resolution
-from ..sorcery.rules import AFTER, BEFORE_GRANTING, BEFORE_REMOVING, IN, Instance, Position, World, apply
+from ...rulesets.sorcery.reference.rules import AFTER, BEFORE_GRANTING, BEFORE_REMOVING, IN, Instance, Position, World, apply
 
 PHASE_WORDS = {BEFORE_REMOVING: "before", BEFORE_GRANTING: "before", AFTER: "after"}
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kinds import AMOUNT, BOOLEAN, INTEGER, KEYWORD_NAME, OBJECT_ID, TEXT, one_of
-from ..resources import manifest
-from ..ruleset_data import board_vocabulary
-from ..specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
+from ...kinds import AMOUNT, BOOLEAN, INTEGER, KEYWORD_NAME, OBJECT_ID, TEXT, one_of
+from ...resources import manifest
+from ...ruleset_data import board_vocabulary
+from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 NAME = "sorcery"
 ELEMENTS = ("air", "earth", "fire", "water")
@@ -121,7 +121,7 @@ def check_object(board: Any, obj: Any, path: str) -> None:
     (`row`, `column`), except an artifact carried (at its bearer's square); nothing of the kind
     outside the realm; at rest, burrowed and submerged only for minions and avatars, not both
     burrowed and submerged; one site per square."""
-    from ..board_io.errors import Invalid, key_path, shown
+    from ...board_io.errors import Invalid, key_path, shown
 
     rows, columns = realm_size(board)
     carried = obj.attached_to is not None
@@ -160,28 +160,28 @@ def check_object(board: Any, obj: Any, path: str) -> None:
 def reference_ruleset() -> Any:
     # Imported here: riftasp loads plugins while building its registries, before the reference
     # engine's modules.
-    from ..reference.sorcery import Sorcery
+    from .reference import Sorcery
 
     return Sorcery()
 
 
 def checker() -> Any:
     """Its invariant checker for `riftasp check`, crosscheck and fuzz (riftasp/check/)."""
-    from ..check.sorcery import check_report
+    from .check import check_report
 
     return check_report
 
 
 def declarative() -> Any:
-    """Its declarative checker, what the rules allow (riftasp/check/declarative_sorcery.py)."""
-    from ..check import declarative_sorcery
+    """Its declarative checker, what the rules allow (riftasp/rulesets/sorcery/check/declarative.py)."""
+    from .check import declarative as declarative_sorcery
 
     return declarative_sorcery
 
 
 def board_strategy(profile: Any, ruleset: str) -> Any:
-    """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/sorcery_strategies.py)."""
+    """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/rulesets/sorcery/strategies.py)."""
     # Imported here: hypothesis is only needed to fuzz.
-    from ..sorcery_strategies import board_strategy as strategy
+    from .strategies import board_strategy as strategy
 
     return strategy(profile, ruleset)

@@ -1,15 +1,15 @@
 """Riftbound's plugin: its objects' own keys (Might, the buff counter, a gear's Might Bonus), its
 own operation (setting Might; the encoding is encodings/riftbound/operations/set_might.lp), its
 own conditions, on Might (encodings/riftbound/conditions/), its filters on types and tags,
-what it reports of every object, and its board generators for fuzzing (riftasp/strategies.py)."""
+what it reports of every object, and its board generators for fuzzing (riftasp/rulesets/riftbound/strategies.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..kinds import BOOLEAN, INTEGER, TEXT, one_of
-from ..ruleset_data import BoardVocabulary
-from ..specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
+from ...kinds import BOOLEAN, INTEGER, TEXT, one_of
+from ...ruleset_data import BoardVocabulary
+from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
 # The words its boards use (riftasp/ruleset_data.py, `board_vocabulary`): card types, zones (and
 # which are on the board, where objects are calculated), statuses (attacking and defending not
@@ -76,13 +76,13 @@ def board_strategy(profile: Any, ruleset: str) -> Any:
     """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled `ruleset`: a
     variant that extends Riftbound is fuzzed with Riftbound's boards."""
     # Imported here: hypothesis is only needed to fuzz.
-    from ..strategies import boards
+    from .strategies import boards
 
     return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset})
 
 
 def checker() -> Any:
     """Its invariant checker for `riftasp check`, crosscheck and fuzz (riftasp/check/)."""
-    from ..check.riftbound import check_report
+    from .check import check_report
 
     return check_report

@@ -8,7 +8,7 @@ number.
 
 from __future__ import annotations
 
-from .ruleset_data import KeywordRules, keyword_rules
+from ...ruleset_data import KeywordRules, keyword_rules
 
 __all__ = ["BONUS", "NON_SUMMING", "SUMMING", "KeywordRules", "keyword_rules"]
 

@@ -7,7 +7,7 @@ that only hold after a later stage (rechecks, Shield/Assault while defending/att
 equipment, copies, control changes read by friendly/enemy filters, conditions reading other
 objects (object loops), `lose_all_abilities`, tags and tag filters, and timestamp ties. The rest
 are built around one shape: arithmetic on one unit whose amounts depend on each other (one in
-seven), or one of the hard classes of boards (issue 7; `riftasp.classes` recognises them):
+seven), or one of the hard classes of boards (issue 7; `riftasp.rulesets.riftbound.classes` recognises them):
 
   A lost support       an ability or keyword bonus whose support is removed after it applied
   B summing keywords   several grants of Shield/Assault on a unit in combat, repeated Ganking/Tank
@@ -42,11 +42,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .conditions import CONDITIONS
+from ...conditions import CONDITIONS
 from .keywords import BONUS, SUMMING
-from .operations import OPERATIONS, Param
-from .profile import Profile
-from .resources import layer_operations, manifest
+from ...operations import OPERATIONS, Param
+from ...profile import Profile
+from ...resources import layer_operations, manifest
 
 PLAYERS = ("alice", "bob")
 # Summing (Shield, Assault: a Might bonus in combat; Deflect) and non-summing (Ganking, Tank).
@@ -91,7 +91,7 @@ _DEFAULT = Profile()
 @cache
 def _card_uses(name: str) -> frozenset[str]:
     """The operations and profile features a library card's printed fields and text use."""
-    from .cards import library
+    from ...cards import library
 
     card = library("riftbound")[name]
     effects = [e for _, e in (*card.rules_text, *card.effect_text)]

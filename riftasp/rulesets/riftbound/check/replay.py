@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import REASONS, Row, View, _is_int, is_counts, is_names
+from ....check.contract import REASONS, Row, View, _is_int, is_counts, is_names
 from .index import LAYER_OF_STAGE, BoardIndex, Inst
-from .report import TRACE, Violation, show
+from ....check.report import TRACE, Violation, show
 
 # §11: what an application applied after a newer one of its stage on its object may cite.
 JUSTIFYING = frozenset({"dependency", "became_applicable", "waited", "tie", "unblocked", "recheck", "cycle"})

@@ -63,8 +63,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .profile import Profile
-from .rulesets.sorcery import realm_size
+from ...profile import Profile
+from . import realm_size
 
 PLAYERS = ("alice", "bob")
 SITES = ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Floodplain")
@@ -416,6 +416,6 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
 
 
 def board_strategy(profile: Any, ruleset: str) -> Any:
-    """The plugin's generators (riftasp/rulesets/sorcery.py): boards labelled `ruleset`, so a
+    """The plugin's generators (riftasp/rulesets/sorcery/__init__.py): boards labelled `ruleset`, so a
     variant that extends Sorcery is fuzzed with Sorcery's boards."""
     return sorcery_boards(profile=profile, ruleset=ruleset)

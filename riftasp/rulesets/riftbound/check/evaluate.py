@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..model import Condition
-from .contract import View
+from ....model import Condition
+from ....check.contract import View
 from .index import MIGHTY, BoardIndex, Inst, condition_object
 from .replay import Replayed
-from .report import FINAL, Violation, show
+from ....check.report import FINAL, Violation, show
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...model import Condition
-from ..core.conditions import CORE_CONDITIONS, ConditionKind
-from ..core.instances import Instance, Lookup
-from ..core.state import ObjState
+from ....model import Condition
+from ....reference.core.conditions import CORE_CONDITIONS, ConditionKind
+from ....reference.core.instances import Instance, Lookup
+from ....reference.core.state import ObjState
 from .characteristics import MIGHT, is_mighty
 
 

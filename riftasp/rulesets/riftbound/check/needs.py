@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Effect
+from ....model import Effect
 from .index import BoardIndex, condition_object
-from .report import NEEDS, Violation
+from ....check.report import NEEDS, Violation
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Board, GameObject
-from ...resources import manifest
-from ...result import Characteristics
-from ...ruleset_data import layer_table
-from ...rulesets import output_fields
-from ..core.ruleset import Ruleset
+from ....model import Board, GameObject
+from ....resources import manifest
+from ....result import Characteristics
+from ....ruleset_data import layer_table
+from ... import output_fields
+from ....reference.core.ruleset import Ruleset
 from .rules import ObjState, World, affinity_words, printed_affinity
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model import Board, GameObject
+from ....model import Board, GameObject
 
 Square = tuple[int, int]
 

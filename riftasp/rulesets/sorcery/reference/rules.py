@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...model import Board, Effect, GameObject
-from ..core.graph import strongly_connected_components
+from ....model import Board, Effect, GameObject
+from ....reference.core.graph import strongly_connected_components
 from .realm import Realm
 
 # Phases of a layer (docs/semantics-sorcery.md §1, Positions).
@@ -530,7 +530,7 @@ class World:
 
 
 def printed_affinity(obj: GameObject) -> dict[str, int]:
-    from ...rulesets.sorcery import ELEMENTS
+    from .. import ELEMENTS
 
     return {e: getattr(obj, e) for e in ELEMENTS if getattr(obj, e)}
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import GameObject
-from ...result import Characteristics
-from ...rulesets.riftbound import OUTPUT
-from ...ruleset_data import KeywordRules
-from ..core.state import CONTROLLER, ObjState, keyword_values
+from ....model import GameObject
+from ....result import Characteristics
+from .. import OUTPUT
+from ....ruleset_data import KeywordRules
+from ....reference.core.state import CONTROLLER, ObjState, keyword_values
 
 NAME = "name"
 MIGHT = "might"

@@ -1,18 +1,18 @@
 """Riftbound's invariants (docs/semantics.md §13, docs/check.md): 1. final consistency
 (`evaluate`), 2. the trace (`replay`), 3. the reported object loops (`needs`). The Riftbound
-plugin (riftasp/rulesets/riftbound.py) names `check_report` as its checker."""
+plugin (riftasp/rulesets/riftbound/__init__.py) names `check_report` as its checker."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..model import Board
-from .contract import read_view
+from ....model import Board
+from ....check.contract import read_view
 from .evaluate import final_consistency
 from .index import BoardIndex
 from .needs import loop_checks
 from .replay import Replay, final_checks
-from .report import Report
+from ....check.report import Report
 
 
 def check_report(board: Board, resolution: Any) -> Report:

@@ -15,7 +15,7 @@ rule, ties, removals that move) it is permissive: it allows every order the rule
 `judge(board, resolution)` asks whether the resolution's final values are the final state of such
 a calculation. It reads the board model, the ruleset data (the layer table, the readings) and the
 resolution's final values (never its trace); it imports neither engine nor the procedure's
-encoding. riftasp/check/declarative.py dispatches Sorcery boards here.
+encoding. riftasp/rulesets/riftbound/check/declarative.py dispatches Sorcery boards here.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from typing import Any
 
 import clingo
 
-from ..model import Board, Effect
-from ..resources import encodings_folder, manifest
-from ..ruleset_data import layer_table
-from ..terms import quote
-from .declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
-from .report import Report, Violation, show
-from .sorcery.board import SorceryBoard
-from .sorcery.view import read_view
+from ....model import Board, Effect
+from ....resources import encodings_folder, manifest
+from ....ruleset_data import layer_table
+from ....terms import quote
+from ...riftbound.check.declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
+from ....check.report import Report, Violation, show
+from .board import SorceryBoard
+from .view import read_view
 
 RULESET = "sorcery"
 FILES = ("state.lp", "targets.lp", "calculation.lp", "claim.lp")
@@ -591,7 +591,7 @@ def consistent_states(board: Board, time_limit: float = TIME_LIMIT) -> tuple[boo
 def judge(board: Board, resolution: Any, time_limit: float = TIME_LIMIT) -> Report:
     """The violations of `resolution` (the output contract as parsed JSON) of the Sorcery `board`
     that no calculation the rules allow avoids, as a Report (`declarative` holds the verdict)."""
-    from .declarative import add_verdict
+    from ...riftbound.check.declarative import add_verdict
 
     report = Report()
     add_verdict(report, examine(board, resolution, time_limit))

@@ -18,7 +18,7 @@ everything that holds was applied. Its final state is a *consistent state*. Thre
 It reads the board model, the ruleset data and the board facts (riftasp/facts.py); it imports
 neither engine, nor the procedure's encoding. This module judges Riftbound boards; another
 ruleset's boards go to the module its plugin's `declarative()` gives (Sorcery's:
-riftasp/check/declarative_sorcery.py, encodings/check/sorcery/), which gives the same `Verdict`.
+riftasp/rulesets/sorcery/check/declarative.py, encodings/check/sorcery/), which gives the same `Verdict`.
 With `condition_timing = settled` only eligibility and the final invariants are judged (a
 condition may wait for what could change it, so an eligible application may wait); with
 `immediate` conditions are not judged in the end: whatever is judged is certain, so neither
@@ -33,14 +33,14 @@ from typing import Any
 
 import clingo
 
-from ..facts import board_facts
-from ..model import Board
-from ..resources import encodings_folder
-from ..rulesets import own_plugin_value, rulesets_with
-from ..ruleset_data import board_vocabulary, keyword_rules, layer_table
-from ..terms import quote
-from .contract import read_view
-from .report import Report, Violation, show
+from ....facts import board_facts
+from ....model import Board
+from ....resources import encodings_folder
+from ... import own_plugin_value, rulesets_with
+from ....ruleset_data import board_vocabulary, keyword_rules, layer_table
+from ....terms import quote
+from ....check.contract import read_view
+from ....check.report import Report, Violation, show
 
 DECLARATIVE = "rules-allow"
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
@@ -353,7 +353,7 @@ def solve_claim(ctl: clingo.Control, claim: bool, relax: bool,
     """One question of a guess-and-check program with the externals `claim_on` and `relax`:
     (True, the best model's shown symbols) / (False, None) when it has none / (None, None) when
     the time ran out or, relaxed, the optimum was not proven (not an answer). Sorcery's program
-    (riftasp/check/declarative_sorcery.py) asks the same way."""
+    (riftasp/rulesets/sorcery/check/declarative.py) asks the same way."""
     ctl.assign_external(clingo.Function("claim_on"), claim)
     ctl.assign_external(clingo.Function("relax"), relax)
     best: list[clingo.Symbol] | None = None

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Operation
-from ..core.instances import BORNE, Instance
-from ..core.layout import Layout, attached_timestamp
-from ..core.operators import Operator
-from ..core.state import KeywordInstance
+from ....model import Operation
+from ....reference.core.instances import BORNE, Instance
+from ....reference.core.layout import Layout, attached_timestamp
+from ....reference.core.operators import Operator
+from ....reference.core.state import KeywordInstance
 
 BUFF = "buff"
 BONUS = "bonus"

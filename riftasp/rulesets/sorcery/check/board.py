@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import Board, Effect, GameObject
-from ...resources import manifest
-from ...ruleset_data import layer_table
+from ....model import Board, Effect, GameObject
+from ....resources import manifest
+from ....ruleset_data import layer_table
 
 # Operations that remove every ability (§3) and those an artifact's bearer ability applies to the
 # bearer directly, being ability adding themselves (§3: not a grant of an ability).

@@ -1,6 +1,6 @@
 """Which hard classes of boards (issue 7) a board belongs to, read from its structure alone.
 
-The generators (riftasp/strategies.py) must reach every class, or fuzzing cannot find mistakes
+The generators (riftasp/rulesets/riftbound/strategies.py) must reach every class, or fuzzing cannot find mistakes
 in them; `board_classes` checks that without trusting how a board was drawn:
 
   A lost support       a keyword or held ability something else supports, and a conditional
@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .board_io import board_from_dict
+from ...board_io import board_from_dict
 from .keywords import BONUS, NON_SUMMING, SUMMING
-from .listing import listed_effects
-from .model import Board, Condition, Effect, GameObject
+from ...listing import listed_effects
+from ...model import Board, Condition, Effect, GameObject
 
 CLASSES = ("A", "B", "C", "D", "E", "F", "G")
 STAGE = {

@@ -27,9 +27,9 @@ import copy
 from collections import ChainMap
 from typing import Any
 
-from ...graph import strongly_connected_components
-from ..contract import Row, _is_int, is_names
-from ..report import FINAL, TRACE, Report, Violation, show
+from ....graph import strongly_connected_components
+from ....check.contract import Row, _is_int, is_names
+from ....check.report import FINAL, TRACE, Report, Violation, show
 from .board import AFTER, BEFORE, DIRECT, REMOVING, Named, SorceryBoard
 from .view import View
 

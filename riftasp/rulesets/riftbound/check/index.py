@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..model import Board, Effect, GameObject
-from ..ruleset_data import keyword_rules
+from ....model import Board, Effect, GameObject
+from ....ruleset_data import keyword_rules
 
 # §1: the stage of each operation (rank), and the layer / sublayer a trace row names for it.
 STAGE_OF_OP = {

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...listing import Slot, all_slots
-from ...model import Board, GameObject
-from ...result import Characteristics
-from ..core.chars import Char
-from ..core.instances import Instance
-from ..core.layout import Layout
-from ..core.ruleset import Ruleset
-from ..core.state import KeywordInstance, ObjState
+from ....listing import Slot, all_slots
+from ....model import Board, GameObject
+from ....result import Characteristics
+from ....reference.core.chars import Char
+from ....reference.core.instances import Instance
+from ....reference.core.layout import Layout
+from ....reference.core.ruleset import Ruleset
+from ....reference.core.state import KeywordInstance, ObjState
 from . import instances
 from .characteristics import TAGS, TYPES, characteristics, printed
 from .conditions import CONDITIONS

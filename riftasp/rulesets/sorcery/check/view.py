@@ -1,4 +1,4 @@
-"""Reading a Sorcery resolution in the output contract (README; riftasp/rulesets/sorcery.py
+"""Reading a Sorcery resolution in the output contract (README; riftasp/rulesets/sorcery/__init__.py
 `OUTPUT`) for checking: each object's characteristics and the trace. Anything that is not the
 contract is a `ContractError` naming the field; `applied` and `abilities` may be missing (the
 checks that need them are then skipped)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import Board
-from ..contract import ContractError, Row, _is_int, _need, _row, _str_list
+from ....model import Board
+from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,15 @@ the effect applies; nothing rechecked). Like the Riftbound checker it imports ne
 reads the board model, the ruleset data (the manifest's layer table and readings) and the
 resolution, and replays the resolution's own trace.
 
-The Sorcery plugin (riftasp/rulesets/sorcery.py) names `check_report` as its checker.
+The Sorcery plugin (riftasp/rulesets/sorcery/__init__.py) names `check_report` as its checker.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...model import Board
-from ..report import Report
+from ....model import Board
+from ....check.report import Report
 from .invariants import check_sorcery
 from .view import read_view
 
