@@ -63,6 +63,7 @@ def child(objects: int, parts: int, which: str, fill: int = 0) -> dict:
     from riftasp.board_io import board_from_dict
     from riftasp.facts import board_facts
     from riftasp.resolve import resolve_facts
+    from riftasp.rulesets import ruleset
 
     board = generate(objects)
     chosen = [board] if which == "whole" else parts_of(board, parts)
@@ -89,7 +90,7 @@ def child(objects: int, parts: int, which: str, fill: int = 0) -> dict:
     atoms = 0
     start = time.process_time()
     for facts in inputs:
-        _, stats = resolve_facts(facts, "riftbound")
+        _, stats = resolve_facts(facts, ruleset("riftbound"))
         atoms += stats.atoms
     seconds = time.process_time() - start
     gc.collect()

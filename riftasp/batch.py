@@ -23,8 +23,6 @@ from .kinds import OBJECT_ID
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
 from .result import Resolution
 from .limits import Deadline
-from .resources import procedure
-from .rulesets import object_fields
 from .solver import Rounds, SolveStats, ruleset_facts, solve_round
 from .terms import quote
 
@@ -120,7 +118,7 @@ def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
         # A procedure whose steps are global to the program (`batch = false` in its
         # procedure.toml: layered picks one effect per step among all objects) resolves each
         # board alone.
-        if not procedure(ruleset).get("batch", True):
+        if not ruleset.plan.get("batch", True):
             yield from ([i] for i in members)
             continue
         batch: list[int] = []
@@ -200,7 +198,7 @@ def prefixed(board: Board, prefix: str) -> Board:
                        source=ref(e.source))
 
     # The ruleset's own keys that name an object (Sorcery's `linked`) are references too.
-    refs = {f.name for f in object_fields(board.ruleset) if f.kind == OBJECT_ID}
+    refs = {f.name for f in board.ruleset.object_fields if f.kind == OBJECT_ID}
 
     def obj(o: GameObject) -> GameObject:
         params = {k: ref(v) if k in refs else v for k, v in o.params}

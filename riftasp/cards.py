@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import clingo
 
@@ -14,10 +14,11 @@ from .filters import FILTERS
 from .model import Effect, Keyword, Operation, Parameters, Target, given_params
 from .operations import OPERATIONS
 from .resources import card_library
-from .ruleset_data import board_vocabulary, characteristic_families
-from .rulesets import object_fields
 from .specs import ObjectField
 from .terms import decode_condition, decode_ops, decode_target
+
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,15 @@ class CardDef(Parameters):
 
 
 @cache
-def library(ruleset: str) -> dict[str, CardDef]:
-    path = card_library(ruleset)
+def library(ruleset: Ruleset) -> dict[str, CardDef]:
+    path = card_library(ruleset.name)
     if not path.exists():
         return {}
     ctl = clingo.Control(["--warn=none"])
     ctl.load(str(path))
     ctl.ground([("base", [])])
     atoms = [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
-    return _build(atoms, [f for f in object_fields(ruleset) if f.printed])
+    return _build(atoms, [f for f in ruleset.object_fields if f.printed])
 
 
 def _build(atoms: list[clingo.Symbol], printed: list[ObjectField]) -> dict[str, CardDef]:
@@ -121,7 +122,7 @@ def _build(atoms: list[clingo.Symbol], printed: list[ObjectField]) -> dict[str, 
 # ---- the library for people and for other engines (`riftasp cards`) ---------------------------
 
 
-def card_to_dict(card: CardDef, ruleset: str) -> dict[str, Any]:
+def card_to_dict(card: CardDef, ruleset: Ruleset) -> dict[str, Any]:
     """A card as the board format writes an object's printed fields (effect ids are the card's
     keys; on a board, the object `x` holding the card has them as `x.<key>`), plus its text."""
     from .board_io import board_to_dict
@@ -135,18 +136,18 @@ def card_to_dict(card: CardDef, ruleset: str) -> dict[str, Any]:
     written = written["objects"][0]
     data: dict[str, Any] = {"name": card.name, "type": card.card_type, "tags": list(card.tags),
                             "keywords": [str(k) for k in card.keywords]}  # fmt: skip
-    data |= {f.key: getattr(card, f.name) for f in object_fields(ruleset) if f.printed}
+    data |= {f.key: getattr(card, f.name) for f in ruleset.object_fields if f.printed}
     for key in ("rules_text", "effect_text"):
         data[key] = written.get(key, [])
     data["text"] = card_text(card, ruleset)
     return data
 
 
-def library_json(ruleset: str) -> dict[str, Any]:
-    return {"ruleset": ruleset, "cards": [card_to_dict(c, ruleset) for _, c in sorted(library(ruleset).items())]}
+def library_json(ruleset: Ruleset) -> dict[str, Any]:
+    return {"ruleset": ruleset.name, "cards": [card_to_dict(c, ruleset) for _, c in sorted(library(ruleset).items())]}
 
 
-def library_text(ruleset: str) -> str:
+def library_text(ruleset: Ruleset) -> str:
     blocks = []
     for name, card in sorted(library(ruleset).items()):
         printed = [card.card_type]
@@ -154,7 +155,7 @@ def library_text(ruleset: str) -> str:
             printed.append("tags " + ", ".join(card.tags))
         if card.keywords:
             printed.append("keywords " + ", ".join(str(k) for k in card.keywords))
-        printed += [f.shown.format(getattr(card, f.name)) for f in object_fields(ruleset)
+        printed += [f.shown.format(getattr(card, f.name)) for f in ruleset.object_fields
                     if f.printed and getattr(card, f.name) is not None]  # fmt: skip
         lines = [f"{name}: {'; '.join(printed)}"]
         lines += [f"  {line}" for line in card_text(card, ruleset).splitlines()]
@@ -162,19 +163,19 @@ def library_text(ruleset: str) -> str:
     return "\n".join(blocks)
 
 
-def card_text(card: CardDef, ruleset: str) -> str:
+def card_text(card: CardDef, ruleset: Ruleset) -> str:
     """The card's text in words, one line per effect, with the effect's key."""
-    number = characteristic_families(ruleset)["arithmetic"][0].capitalize()
+    number = ruleset.families["arithmetic"][0].capitalize()
     bearer = _bearer_words(ruleset)
     lines = [f"[{key}] {effect_sentence(e, number, 'rules', bearer)}" for key, e in card.rules_text]
     lines += [f"[{key}] Attached effect: {effect_sentence(e, number, 'effect', bearer)}" for key, e in card.effect_text]
     return "\n".join(lines)
 
 
-def _bearer_words(ruleset: str) -> str:
+def _bearer_words(ruleset: Ruleset) -> str:
     """What the card library calls the object an attached card is attached to: "the unit I'm
     attached to" (the ruleset's first bearer type, its manifest's `[board] bearers`)."""
-    bearers = board_vocabulary(ruleset).bearers
+    bearers = ruleset.vocabulary.bearers
     return f"the {bearers[0] if bearers else 'object'} I'm attached to"
 
 

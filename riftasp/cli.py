@@ -37,6 +37,8 @@ class _Riftasp(typer.Typer):
 
 
 # Plain click messages (no boxes): usage errors stay a few plain lines.
+RULESET_HELP = "The ruleset (default: the one whose manifest says default = true; see riftasp rulesets)"
+
 app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                help="Resolve card characteristics through the layer system, declaratively.")
 
@@ -121,15 +123,12 @@ def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
 
 @app.command()
 def schema(
-    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset whose boards the schema describes"),
+    ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
 ) -> None:
     """The JSON Schema of the board format."""
-    from .resources import rulesets
     from .schema import board_schema
 
-    if ruleset not in rulesets():
-        fail(f"--ruleset: unknown ruleset {ruleset!r}; rulesets are {', '.join(rulesets())}")
-    emit_json(board_schema(ruleset))
+    emit_json(board_schema(_ruleset_option(ruleset)))
 
 
 @app.command()
@@ -263,16 +262,16 @@ def fuzz(
         None, "--profile", help="A profile file (TOML or JSON): without, max_objects, max_effects"),
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
-    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset of the generated boards"),
+    ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct disagreement shrunk and written to --out."""
     from .profile import Profile, ProfileError, load_profile, parse_without
-    from .resources import rulesets
-    from .rulesets import plugin_value
+    from .rulesets import rulesets_with
 
-    if plugin_value(ruleset, "board_strategy", None) is None:
-        known = [r for r in rulesets() if plugin_value(r, "board_strategy", None) is not None]
-        fail(f"--ruleset: no board generators for {ruleset!r}; rulesets with them: {', '.join(known)}")
+    rules = _ruleset_option(ruleset)
+    if rules.value("board_strategy") is None:
+        fail(f"--ruleset: no board generators for {rules.name!r}; rulesets with them: "
+             f"{', '.join(rulesets_with('board_strategy'))}")
 
     try:
         profile = load_profile(profile_file) if profile_file else Profile()
@@ -295,7 +294,7 @@ def fuzz(
         with make_progress("fuzz", count, as_json) as progress:
             report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
                               checker=None if no_check else CampaignChecker(),
-                              profile=profile, progress=progress, ruleset=ruleset)  # fmt: skip
+                              profile=profile, progress=progress, ruleset=rules)  # fmt: skip
     finally:
         other.close()
     try:
@@ -350,17 +349,18 @@ def _fuzz_text(report) -> str:
 @app.command()
 def cards(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable: every card as the board format writes it"),
-    ruleset: str = typer.Option("riftbound", "--ruleset", help="The ruleset whose card library to list"),
+    ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
 ) -> None:
     """The card library: each card's printed values and text (what a board's "card" stands for)."""
     from .cards import library, library_json, library_text
 
-    if not library(ruleset):
-        fail(f"no card library for ruleset {ruleset!r}")
+    rules = _ruleset_option(ruleset)
+    if not library(rules):
+        fail(f"no card library for ruleset {rules.name!r}")
     if as_json:
-        emit_json(library_json(ruleset))
+        emit_json(library_json(rules))
     else:
-        typer.echo(library_text(ruleset))
+        typer.echo(library_text(rules))
 
 
 @app.command()
@@ -394,6 +394,16 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
         typer.echo(f"{'':<12} files: {', '.join(r['files'])}")
         if r.get("missing"):
             typer.echo(f"{'':<12} missing (the asp engine cannot resolve its boards yet): {', '.join(r['missing'])}")
+
+
+def _ruleset_option(name: str | None) -> Any:
+    """The ruleset `--ruleset` names (none: the default one), built once here and passed on."""
+    from .rulesets import UnsupportedRuleset, default_ruleset, ruleset
+
+    try:
+        return ruleset(name or default_ruleset())
+    except UnsupportedRuleset as err:
+        fail(f"--ruleset: {err}")
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .rulesets import DEFAULT_RULESET, field_groups, output_fields
+from .rulesets import Ruleset, field_groups
 
 # The field named by a disagreement about an object one side does not report at all.
 OBJECT_FIELD = "object"
@@ -45,10 +45,10 @@ def field_group(field: str) -> str:
     return FIELD_GROUPS.get(field, field)
 
 
-def compared_fields(ruleset: str) -> tuple[str, ...]:
+def compared_fields(ruleset: Ruleset) -> tuple[str, ...]:
     """The characteristics engines are compared on: the ruleset's compared fields, then
     keywords."""
-    return tuple(f.key for f in output_fields(ruleset) if f.compared) + ("keywords",)
+    return tuple(f.key for f in ruleset.output_fields if f.compared) + ("keywords",)
 
 
 @dataclass(frozen=True)
@@ -100,15 +100,14 @@ def normalize(kind: str, value: Any) -> Any:
     return value
 
 
-def _compared(characteristics: dict[str, Any], ruleset: str) -> dict[str, Any]:
-    kinds = {f.key: f.kind for f in output_fields(ruleset)} | {"keywords": "keywords"}
+def _compared(characteristics: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    kinds = {f.key: f.kind for f in ruleset.output_fields} | {"keywords": "keywords"}
     return {key: normalize(kinds[key], characteristics.get(key)) for key in compared_fields(ruleset)}
 
 
-def compare(board: str, riftasp: dict[str, Any], engine: dict[str, Any]) -> list[Disagreement]:
-    """Every disagreement between two results of one board, in object id then field order
-    (the fields of riftasp's result's ruleset)."""
-    ruleset = riftasp.get("ruleset", DEFAULT_RULESET)
+def compare(board: str, riftasp: dict[str, Any], engine: dict[str, Any], ruleset: Ruleset) -> list[Disagreement]:
+    """Every disagreement between two results of one board of `ruleset`, in object id then field
+    order (the fields the ruleset compares)."""
     ours: dict[str, Any] = riftasp.get("objects", {})
     theirs: dict[str, Any] = engine.get("objects", {})
     found: list[Disagreement] = []

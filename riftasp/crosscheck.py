@@ -251,7 +251,7 @@ def check_board(
     except Unsupported as unsupported:
         return BoardCheck(board.source, [], unsupported=unsupported.reason)
     ours = riftasp(board)
-    found: list[Disagreement | Violation] = list(compare(board.source, ours.to_json(), theirs))
+    found: list[Disagreement | Violation] = list(compare(board.source, ours.to_json(), theirs, board.ruleset))
     if checker is not None:
         found += violations(checker, board, ours.to_json(), "riftasp") + violations(checker, board, theirs, "engine")
     check = BoardCheck(board.source, found)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import clingo
 
 from .result import Application, Characteristics, Resolution, Withdrawal
-from .rulesets import output_fields
 from .solver import RoundWithdrawal
 from .terms import quote
+
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset
 
 # A shown term as plain data: a number is an int, a string a str, a function f(a, b) the tuple
 # ("f", a, b). So a constant is ("c",), a tuple term ("", a, b), a negated function ("-f", ...)
@@ -117,13 +119,13 @@ def _s(t: Term) -> int | str:
 
 
 def decode(
-    symbols: list[clingo.Symbol], ruleset: str, withdrawn: list[RoundWithdrawal] = ()
+    symbols: list[clingo.Symbol], ruleset: Ruleset, withdrawn: list[RoundWithdrawal] = ()
 ) -> Resolution:
     memo: Memo = {}
     return decode_atoms(atoms(symbols, memo), ruleset, [withdrawn_terms(w, memo) for w in withdrawn])
 
 
-def decode_atoms(shown: list[Atom], ruleset: str, withdrawn: list[Withdrawn] = ()) -> Resolution:
+def decode_atoms(shown: list[Atom], ruleset: Ruleset, withdrawn: list[Withdrawn] = ()) -> Resolution:
     """`decode` on atoms already converted (riftasp/batch.py converts a batch's once)."""
     by: dict[str, list[tuple]] = defaultdict(list)
     copied: set[Term] = set()
@@ -250,9 +252,9 @@ def _ability_name(effect: Term, holder: str, copied: set[Term]) -> str:
 
 
 def _characteristics(
-    by: dict[str, list[tuple]], copied: set[Term], ruleset: str
+    by: dict[str, list[tuple]], copied: set[Term], ruleset: Ruleset
 ) -> dict[str, Characteristics]:
-    fields = output_fields(ruleset)
+    fields = ruleset.output_fields
     values: dict[str, dict] = defaultdict(dict)
     keywords: dict[str, dict[str, int]] = defaultdict(dict)
     zones: dict[str, str] = {}

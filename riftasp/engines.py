@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from .board_io import board_to_dict
 from .model import Board
 from .result import Resolution
-from .rulesets import DEFAULT_RULESET, output_fields
+from .rulesets import Ruleset
 
 DEFAULT_TIMEOUT = 30.0  # seconds per board; clingo on a small board takes well under one
 _SHOWN = 120  # characters of garbled output quoted in an error
@@ -298,7 +298,7 @@ def parse_result(text: str, name: str, board: str) -> Any:
         raise EngineError(f"engine {name} wrote invalid JSON on {board} ({err.msg}): {shown!r}") from None
 
 
-def check_result(result: Any, name: str, board: str, ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
+def check_result(result: Any, name: str, board: str, ruleset: Ruleset) -> dict[str, Any]:
     """The result if it has the contract's shape for every compared characteristic of the
     board's ruleset."""
 
@@ -344,9 +344,9 @@ _KEYWORDS_CHECK = (lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.v
                    "an object of keyword -> integer")  # fmt: skip
 
 
-def _checks(ruleset: str) -> list[tuple[str, Callable[[Any], bool], str]]:
+def _checks(ruleset: Ruleset) -> list[tuple[str, Callable[[Any], bool], str]]:
     """(key, test, what it should be) for every compared characteristic, keywords last."""
-    own = [(f.key, *_KIND_CHECKS[f.kind]) for f in output_fields(ruleset) if f.compared]
+    own = [(f.key, *_KIND_CHECKS[f.kind]) for f in ruleset.output_fields if f.compared]
     return own + [("keywords", *_KEYWORDS_CHECK)]
 
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from .listing import listing_term, ongoing_listing, text_listing, text_parts
 from .model import Board, Effect, GameObject
-from .rulesets import object_fields
 from .specs import ObjectField
 from .terms import condition_term, op_terms, quote, target_facts
 
 
 def board_facts(board: Board) -> str:
-    own = object_fields(board.ruleset)
+    own = board.ruleset.object_fields
     lines: list[str] = [
         f"ruleset({board.ruleset}).",
         f"setting(condition_timing,{board.settings.condition_timing}).",

@@ -45,7 +45,7 @@ from .progress import Progress
 from .reduce import reduce_board
 from .result import Resolution
 from .signature import Signature, board_ops, kinds, knock_out, signature, size
-from .rulesets import plugin_value
+from .rulesets import Ruleset
 
 Found = list[Disagreement | Violation]
 
@@ -161,7 +161,7 @@ def fuzz(
     checker: Checker | None = None,
     progress: Progress | None = None,
     knockout_depth: int = 3,
-    ruleset: str = "riftbound",
+    ruleset: Ruleset | None = None,
 ) -> FuzzReport:
     """Compare riftasp with `engine` on `count` generated boards; one finding per signature.
 
@@ -178,10 +178,13 @@ def fuzz(
         riftasp = Prefetching()
     profile = profile or Profile()
     if strategy is None:
-        generate = plugin_value(ruleset, "board_strategy", None)
-        if generate is None:
+        if ruleset is None:
+            from .rulesets import default_ruleset, ruleset as ruleset_named
+
+            ruleset = ruleset_named(default_ruleset())
+        strategy = ruleset.board_strategy(profile)
+        if strategy is None:
             raise ValueError(f"the {ruleset} ruleset has no board generators to fuzz with")
-        strategy = generate(profile, ruleset)
     report = FuzzReport(engine.name, seed, count, profile)
     harness = _Harness(engine, riftasp, checker, report, progress or Progress(), on_found, knockout_depth)
     start = time.monotonic()
@@ -238,7 +241,7 @@ class _Harness:
         except Exception as err:  # noqa: BLE001 - a riftasp bug found by fuzzing: report it
             message = f"riftasp failed on {self.source}: {type(err).__name__}: {err}"
             raise _Stop(FuzzFailure("riftasp", message, data)) from None
-        found: Found = list(compare(self.source, ours, theirs))
+        found: Found = list(compare(self.source, ours, theirs, board.ruleset))
         if self.checker is not None:
             try:
                 found += violations(self.checker, board, ours, "riftasp")

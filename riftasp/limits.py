@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from .model import Board, Effect, GameObject, Operation
 from .operations import OPERATIONS
-from .rulesets import object_fields
 from .specs import ObjectField
 
 # Every integer in a board: Might, amounts, values, bonuses, keyword numbers, timestamps.
@@ -101,7 +100,7 @@ def might_reach(board: Board) -> Reach | None:
 def _roles(board: Board) -> dict[str, list[ObjectField]]:
     """The ruleset's own object keys by what they mean for its arithmetic (ObjectField.reach)."""
     roles: dict[str, list[ObjectField]] = {"start": [], "bearer": [], "plus_one": []}
-    for f in object_fields(board.ruleset):
+    for f in board.ruleset.object_fields:
         if f.reach:
             roles[f.reach].append(f)
     return roles

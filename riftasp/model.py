@@ -7,22 +7,10 @@ none of the rules logic lives here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-# The ruleset of a board that names none.
-DEFAULT_RULESET = "riftbound"
-# Each ruleset's card types, zones and statuses are its own (riftasp/ruleset_data.py,
-# `board_vocabulary`: its manifest's `[board]` or its plugin's `BOARD`); `model.CARD_TYPES`,
-# `ZONES`, `BOARD_ZONES` and `STATUSES` are the default ruleset's, read when first asked for.
-_DEFAULT_WORDS = {"CARD_TYPES": "card_types", "ZONES": "zones", "BOARD_ZONES": "board_zones", "STATUSES": "statuses"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DEFAULT_WORDS:
-        from .ruleset_data import board_vocabulary  # the plugins, which it may read, import this module
-
-        return getattr(board_vocabulary(DEFAULT_RULESET), _DEFAULT_WORDS[name])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if TYPE_CHECKING:
+    from .rulesets import Ruleset
 
 # References an effect can make to an object, besides a plain object id.
 SYMBOLIC_REFS = ("self", "bearer", "target")
@@ -212,9 +200,17 @@ class Board:
     active_player: str | None
     objects: tuple[GameObject, ...]
     effects: tuple[Effect, ...] = ()
-    ruleset: str = DEFAULT_RULESET
+    # The ruleset the board is read under, as a value (riftasp/rulesets/); given by name (or left
+    # out: the default ruleset's) it is looked up once, here.
+    ruleset: Ruleset = None  # type: ignore[assignment]
     settings: Settings = field(default_factory=Settings)
     source: str = "<board>"  # the file it came from, for error messages
     # The realm's grid (rows, columns) of a ruleset that has one (Sorcery), when the board gives
     # its own; else its manifest's [realm].
     realm: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.ruleset, str) or self.ruleset is None:
+            from .rulesets import default_ruleset, ruleset  # the registry imports no model
+
+            object.__setattr__(self, "ruleset", ruleset(self.ruleset or default_ruleset()))

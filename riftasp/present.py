@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .result import Application, Characteristics, Resolution, Withdrawal
-from .rulesets import output_fields, output_order
 from .specs import OutputField
+
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset
 
 # Characters that would move the cursor, recolour or reorder a terminal, or break a line:
 # C0/C1 controls, DEL, line/paragraph separators, bidi overrides and lone surrogates.
@@ -47,7 +50,7 @@ def keywords_text(keywords: dict[str, int]) -> str:
 
 
 def resolution_text(res: Resolution) -> str:
-    keys = output_order(res.ruleset).table
+    keys = res.ruleset.output_order.table
     rows = [[oid] + [_cell(c, key) for key in keys] for oid, c in sorted(res.objects.items())]
     out = [table(rows, ["id"] + [_label(res.ruleset, key) for key in keys])]
     for cycle in res.dependency_cycles:
@@ -63,9 +66,9 @@ def resolution_text(res: Resolution) -> str:
     return "\n".join(out)
 
 
-def _label(ruleset: str, key: str) -> str:
+def _label(ruleset: Ruleset, key: str) -> str:
     """A column's header: the field's label, or the core field's key."""
-    return next((f.title for f in output_fields(ruleset) if f.key == key), key)
+    return next((f.title for f in ruleset.output_fields if f.key == key), key)
 
 
 def _field(c: Characteristics, key: str) -> OutputField | None:
@@ -90,7 +93,7 @@ def result_line(res: Resolution, object_id: str) -> str:
     yet made printable."""
     c = res.objects[object_id]
     parts = []
-    for key in output_order(res.ruleset).result:
+    for key in res.ruleset.output_order.result:
         field = _field(c, key)
         if field is None:  # a core one (specs.CORE_SHOWN)
             parts.append(f"keywords {keywords_text(c.keywords)}")

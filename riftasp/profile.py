@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .operations import OPERATIONS
-from .resources import layer_operations, rulesets
-from .rulesets import plugin_value
+from .rulesets import all_rulesets
 
 # Feature name -> what leaving it out means for the generated boards.
 FEATURES: dict[str, str] = {
@@ -41,7 +40,7 @@ FEATURES: dict[str, str] = {
 }  # fmt: skip
 # The operations of the rulesets that have board generators (their plugin's `board_strategy`):
 # those a generated board can hold.
-_FUZZED = {op for r in rulesets() if plugin_value(r, "board_strategy", None) for op in layer_operations(r)}
+_FUZZED = {op for r in all_rulesets() if r.value("board_strategy") for op in r.operations}
 OPERATION_NAMES = tuple(name for name, spec in OPERATIONS.items() if spec.functor in _FUZZED)
 NAMES = (*OPERATION_NAMES, *FEATURES)
 PROFILE_KEYS = ("without", "max_objects", "max_effects")

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .decode import decode
 from .facts import board_facts
 from .model import Board
 from .result import Resolution
 from .solver import SolveStats, run
+
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset
 
 
 def resolve(board: Board, time_limit: float | None = None) -> Resolution:
@@ -29,7 +32,7 @@ def _resolve_within(board: Board, time_limit: float) -> Resolution:
     return resolve_facts(board_facts(board), board.ruleset, time_limit)[0]
 
 
-def resolve_facts(facts: str, ruleset: str, time_limit: float | None = None) -> tuple[Resolution, SolveStats]:
+def resolve_facts(facts: str, ruleset: Ruleset, time_limit: float | None = None) -> tuple[Resolution, SolveStats]:
     symbols, stats = run(facts, ruleset, time_limit=time_limit)
     return decode(symbols, ruleset, stats.withdrawn), stats
 

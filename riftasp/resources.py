@@ -64,9 +64,19 @@ def add_ruleset_folder(folder: Path) -> None:
     procedure.cache_clear()
     _encoding_files.cache_clear()
     _missing_encodings.cache_clear()
-    from .ruleset_data import board_zones_everywhere  # imported here: it imports this module
+    for clear in _CLEARED_WITH_FOLDERS:
+        clear()
 
-    board_zones_everywhere.cache_clear()
+
+# What other modules keep about the rulesets and must forget when a folder adds some (they
+# register here, so that this module imports none of them).
+_CLEARED_WITH_FOLDERS: list[Callable[[], None]] = []
+
+
+def forgotten_with_new_folders(cached: Any) -> Any:
+    """Register a `functools.cache`d function whose answers depend on the rulesets known."""
+    _CLEARED_WITH_FOLDERS.append(cached.cache_clear)
+    return cached
 
 
 @cache
@@ -89,15 +99,38 @@ def ruleset_folder(ruleset: str) -> Path:
     return _ruleset_folders()[ruleset]
 
 
+DEFAULTS = "defaults.toml"  # in the encodings folder's core/: what every manifest starts from
+
+
 @cache
 def manifest(ruleset: str) -> dict[str, Any]:
-    """A ruleset's manifest (its folder's manifest.toml), with what it takes from the ruleset it
-    extends. Its `[encoding] own` files are paths from its folder's parent (`_own_files`)."""
-    merged: dict[str, Any] = {}
+    """A ruleset's manifest (its folder's manifest.toml), over the defaults every ruleset starts
+    from (encodings/core/defaults.toml) and with what it takes from the ruleset it extends. Its
+    `[encoding] own` files are paths from its folder's parent (`_own_files`).
+
+    The defaults come first, then the base, then each extension over it (`_merged`): a top-level
+    entry replaces the one under it whole, the [encoding] entries one by one, and `[encoding]
+    input_own` adds predicates to the `input` under it (the merged manifest has `input` only)."""
+    merged = _defaults()
     for name in reversed(lineage(ruleset)):  # the base first, each extension over it
-        declared = _declared(name)
-        merged = {**merged, **declared, "encoding": {**merged.get("encoding", {}), **declared.get("encoding", {})}}
+        merged = _merged(merged, _declared(name))
     return merged
+
+
+def _merged(under: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """The manifest `over` states, over `under` (the defaults or the base's merged manifest)."""
+    encoding = {**under.get("encoding", {}), **over.get("encoding", {})}
+    added = encoding.pop("input_own", None)
+    if added is not None:
+        encoding["input"] = list(dict.fromkeys([*encoding.get("input", []), *added]))
+    return {**under, **over, "encoding": encoding}
+
+
+@cache
+def _defaults() -> dict[str, Any]:
+    """encodings/core/defaults.toml (none: no defaults)."""
+    path = encodings_folder() / "core" / DEFAULTS
+    return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def lineage(ruleset: str) -> list[str]:

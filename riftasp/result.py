@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .specs import OutputField
+
+if TYPE_CHECKING:
+    from .rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ class Withdrawal:
 
 @dataclass(frozen=True)
 class Resolution:
-    ruleset: str
+    ruleset: Ruleset  # the value (riftasp/rulesets/); its name in the JSON
     objects: dict[str, Characteristics]
     applied: dict[str, list[Application]] = field(default_factory=dict)
     dependency_cycles: list[list[str]] = field(default_factory=list)
@@ -146,7 +149,7 @@ class Resolution:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset,
+            "ruleset": self.ruleset.name,
             "engine": self.engine,
             "objects": {oid: c.to_json() for oid, c in sorted(self.objects.items())},
             "applied": {

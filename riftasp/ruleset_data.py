@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .resources import manifest
+from .resources import forgotten_with_new_folders, manifest, rulesets
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class KeywordRules:
         return self.sums(keyword)
 
 
+@forgotten_with_new_folders
 @cache
 def keyword_rules(ruleset: str) -> KeywordRules:
     keywords = manifest(ruleset).get("keywords", {})
@@ -47,6 +48,7 @@ class Stage:
     operations: tuple[str, ...]
 
 
+@forgotten_with_new_folders
 @cache
 def layer_table(ruleset: str) -> tuple[Stage, ...]:
     """The ruleset's stages in order (the manifest's [[layers]])."""
@@ -56,6 +58,7 @@ def layer_table(ruleset: str) -> tuple[Stage, ...]:
     )
 
 
+@forgotten_with_new_folders
 @cache
 def characteristic_families(ruleset: str) -> dict[str, tuple[str, ...]]:
     """Family -> characteristics (the manifest's [characteristics]; `arithmetic` names the
@@ -80,19 +83,13 @@ class BoardVocabulary:
     bearers: tuple[str, ...]
 
 
+@forgotten_with_new_folders
 @cache
 def board_vocabulary(ruleset: str) -> BoardVocabulary:
-    """The ruleset's board words: its manifest's `[board]`, else its plugin's `BOARD` (or that of
-    the ruleset it extends: Riftbound's is its plugin's)."""
+    """The ruleset's board words: its manifest's `[board]` (or that of the ruleset it extends)."""
     table = manifest(ruleset).get("board")
     if table is None:
-        from .rulesets import plugin_value  # imported here: the plugins import this module
-
-        given = plugin_value(ruleset, "BOARD", None)
-        if given is None:
-            raise ValueError(f"ruleset {ruleset}: neither its manifest's [board] nor its plugin's BOARD gives "
-                             "its card types and zones")
-        return given
+        raise ValueError(f"ruleset {ruleset}: its manifest has no [board] (its card types and zones)")
     words = BoardVocabulary(
         card_types=tuple(table["card_types"]),
         zones=tuple(table["zones"]),
@@ -107,12 +104,11 @@ def board_vocabulary(ruleset: str) -> BoardVocabulary:
     return words
 
 
+@forgotten_with_new_folders
 @cache
 def board_zones_everywhere() -> frozenset[str]:
     """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
     zone may not be on the board in one ruleset and off it in another."""
-    from .resources import rulesets
-
     on, off = set(), {}
     for name in rulesets():
         words = board_vocabulary(name)
@@ -129,8 +125,6 @@ def words_of_rulesets_listing(kind: str, name: str, words: str) -> tuple[str, ..
     """The union, in order of first appearance, of `words` (a BoardVocabulary field) of every
     ruleset whose manifest lists `name` among its `[encoding]` `kind` ("conditions",
     "filters"): the values a shared condition or filter may take."""
-    from .resources import rulesets
-
     found: dict[str, None] = {}
     for ruleset in rulesets():
         if name in manifest(ruleset).get("encoding", {}).get(kind, ()):

@@ -42,10 +42,8 @@ from .cards import library
 from .conditions import CONDITIONS
 from .limits import VALUE_MAX, VALUE_MIN
 from .model import SYMBOLIC_REFS
-from .ruleset_data import board_vocabulary
 from .operations import OPERATIONS
-from .resources import layer_operations, manifest, rulesets
-from .rulesets import object_fields
+from .rulesets import Ruleset, all_rulesets, known
 
 Schema = dict[str, Any]
 
@@ -53,9 +51,13 @@ Schema = dict[str, Any]
 CONTEXTUAL = ("target", "condition", "ref")
 
 
-def board_schema(ruleset: str = "riftbound") -> Schema:
+def board_schema(ruleset: Ruleset | None = None) -> Schema:
     """The JSON Schema of a board of `ruleset`: its objects' own keys, operations and kinds of
     condition are its plugin's and its manifest's."""
+    if ruleset is None:
+        from .rulesets import default_ruleset, ruleset as ruleset_named
+
+        ruleset = ruleset_named(default_ruleset())
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "riftasp board",
@@ -91,7 +93,7 @@ def _part(part: Part, context: str = "") -> Schema:
     return schema
 
 
-def _definitions(ruleset: str) -> Schema:
+def _definitions(ruleset: Ruleset) -> Schema:
     defs: Schema = {
         # Non-empty and NUL-free: what clingo strings can carry.
         "text": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"},
@@ -121,11 +123,11 @@ def _ref(context: str) -> Schema:
     return {"anyOf": [{"enum": symbols}, {"$ref": "#/$defs/object_id"}]}
 
 
-def _object(ruleset: str) -> Schema:
+def _object(ruleset: Ruleset) -> Schema:
     schema = _part(object_part(ruleset))
-    own = object_fields(ruleset)
+    own = ruleset.object_fields
     # not two statuses the ruleset says exclude each other (Riftbound: attacking and defending)
-    groups = board_vocabulary(ruleset).exclusive_statuses
+    groups = ruleset.vocabulary.exclusive_statuses
     if len(groups) == 1:
         schema["properties"]["status"]["not"] = {"allOf": [{"contains": {"const": status}} for status in groups[0]]}
     elif groups:
@@ -192,9 +194,9 @@ def _one_key(key: str, value: Schema, **more: Schema) -> Schema:
     return {"type": "object", "additionalProperties": False, "required": [key], "properties": {key: value, **more}}
 
 
-def _operation(ruleset: str) -> Schema:
+def _operation(ruleset: Ruleset) -> Schema:
     variants = []
-    named = set(layer_operations(ruleset))
+    named = set(ruleset.operations)
     for name, keys in OPERATION_FIELDS.items():
         if OPERATIONS[name].functor not in named:
             continue
@@ -205,9 +207,9 @@ def _operation(ruleset: str) -> Schema:
     return {"oneOf": variants}
 
 
-def _condition(context: str, ruleset: str) -> Schema:
+def _condition(context: str, ruleset: Ruleset) -> Schema:
     variants = []
-    listed = manifest(ruleset)["encoding"].get("conditions", [])
+    listed = ruleset.condition_kinds
     for kind, parameter in CONDITION_PARAMETERS.items():
         if kind not in listed:
             continue
@@ -219,8 +221,8 @@ def _condition(context: str, ruleset: str) -> Schema:
 
 _INLINE = {
     "boolean": lambda: {"type": "boolean"},
-    "ruleset": lambda: {"enum": rulesets()},
-    "card": lambda: {"enum": sorted({name for r in rulesets() for name in library(r)})},
+    "ruleset": lambda: {"enum": known()},
+    "card": lambda: {"enum": sorted({name for r in all_rulesets() for name in library(r)})},
     "settings": lambda: _part(SETTINGS),
     "realm": lambda: _part(REALM),
     "player_or_you": lambda: {"anyOf": [{"enum": list(RESERVED_PLAYERS)}, {"$ref": "#/$defs/text"}]},

@@ -101,9 +101,10 @@ def knock_out(data: dict[str, Any], ops: Iterable[str]) -> dict[str, Any] | None
 
 def _card_ops(data: dict[str, Any], oid: str) -> set[str]:
     from .cards import library
+    from .rulesets import default_ruleset, ruleset
 
     obj = next(o for o in data["objects"] if o["id"] == oid)
-    card = library(data.get("ruleset", "riftbound")).get(obj.get("card"))
+    card = library(ruleset(data.get("ruleset") or default_ruleset())).get(obj.get("card"))
     return set() if card is None else {e.op.name for _, e in (*card.rules_text, *card.effect_text)}
 
 

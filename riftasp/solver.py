@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 import clingo
 
 from .limits import Deadline, TimeLimitExceeded  # noqa: F401 - TimeLimitExceeded: raised by run
-from .resources import Logger, encoding_files, encoding_statements, manifest, procedure
-from .ruleset_data import characteristic_families, keyword_rules, layer_table
+from .resources import Logger
 from .terms import quote
 
 if TYPE_CHECKING:
+    from .rulesets import Ruleset
     from .step_names import Program
 
 
@@ -68,28 +68,28 @@ FAMILY_FACTS = {
 }
 
 
-def ruleset_facts(ruleset: str, readings: dict[str, Any] | None = None) -> str:
+def ruleset_facts(ruleset: Ruleset, readings: dict[str, Any] | None = None) -> str:
     """The ruleset's data (manifest.toml) as the facts the encoding reads: the keyword rules,
     the layer table (stage/4, op_stage/2), the characteristic families and the readings
     (`readings` overrides the manifest's [readings], as the reference engine's rulesets take
     them)."""
-    rules = keyword_rules(ruleset)
+    rules = ruleset.keywords
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
-    for stage in layer_table(ruleset):
+    for stage in ruleset.layers:
         lines.append(f"stage({stage.name},{stage.rank},{stage.layer},{stage.sublayer or 'none'}).")
         lines += [f"op_stage({op},{stage.name})." for op in stage.operations]
-    for family, names in characteristic_families(ruleset).items():
+    for family, names in ruleset.families.items():
         lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
     # The manifest's [readings] (settings where the rules leave two answers): reading(Key, Value).
-    for key, value in sorted({**manifest(ruleset).get("readings", {}), **(readings or {})}.items()):
+    for key, value in sorted({**ruleset.readings, **(readings or {})}.items()):
         shown = str(value).lower() if isinstance(value, bool) else value
         lines.append(f"reading({key},{shown}).")
     return "\n".join(lines) + "\n"
 
 
 def run(
-    facts: str, ruleset: str, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None,
+    facts: str, ruleset: Ruleset, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None,
     readings: dict[str, Any] | None = None,
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until none withdraws anything; return the last model's symbols.
@@ -277,7 +277,7 @@ class Rounds:
 
 
 def solve_round(
-    facts: str, ruleset: str, stats: SolveStats, deadline: Deadline, max_steps: int = 100_000, strict: bool = False
+    facts: str, ruleset: Ruleset, stats: SolveStats, deadline: Deadline, max_steps: int = 100_000, strict: bool = False
 ) -> list[clingo.Symbol]:
     """One round: ground the procedure's calls until every object finished, then the final part;
     the model's shown symbols."""
@@ -285,8 +285,8 @@ def solve_round(
     logger: Logger = lambda _code, msg: messages.append(msg)  # noqa: E731
     ctl = clingo.Control(["--models=2"], logger=logger, message_limit=20)
     try:
-        encoding_files(ruleset)  # (a ruleset whose files are missing: one line, before its plan is read)
-        plan = procedure(ruleset)
+        ruleset.encoding_files  # (a ruleset whose files are missing: one line, before its plan is read)
+        plan = ruleset.plan
         # A procedure of many steps names its step-local predicates per step on a big board
         # (`step_names`, `step_names_from`; riftasp/step_names.py): the same answers, without
         # each step paying for the atoms of all the steps before it.
@@ -369,7 +369,7 @@ def solve_round(
 
 
 def _carried(
-    ctl: clingo.Control, ruleset: str, plan: dict[str, Any], next_step: int, logger: Logger,
+    ctl: clingo.Control, ruleset: Ruleset, plan: dict[str, Any], next_step: int, logger: Logger,
     deadline: Deadline, strict: bool,
 ) -> tuple[clingo.Control, _Plain, int]:
     """A fresh Control with the atoms of `ctl` that a call of step `next_step` or later can read
@@ -388,13 +388,13 @@ def _carried(
 _carry_plans: dict[str, Any] = {}
 
 
-def _carry_plan(ruleset: str, plan: dict[str, Any]) -> Any:
+def _carry_plan(ruleset: Ruleset, plan: dict[str, Any]) -> Any:
     from . import carry
 
     found = _carry_plans.get(ruleset)
     if found is None:
         python = {"unfinished", "stuck"} | ({plan["asked_only_if"]["atom"]} if "asked_only_if" in plan else set())
-        found = _carry_plans[ruleset] = carry.plan_of(encoding_statements(ruleset), plan, python)
+        found = _carry_plans[ruleset] = carry.plan_of(ruleset.encoding_statements(), plan, python)
     return found
 
 
@@ -414,24 +414,24 @@ PYTHON_FACTS: set[tuple[str, int]] = {
 }
 
 
-def _program(ruleset: str) -> Program:
+def _program(ruleset: Ruleset) -> Program:
     """The ruleset's encoding, with its step-local predicates named per step
     (riftasp/step_names.py): made once per process and version of its files, and kept on disk
     (riftasp/disk_cache.py) under everything it is made from."""
     from . import disk_cache, step_names
 
-    paths = encoding_files(ruleset)
+    paths = ruleset.encoding_files
     files = tuple((str(p), p.stat().st_mtime_ns) for p in paths)
     known = _programs.get(ruleset)
     if known is None or known[0] != files:
-        kept = PYTHON_FACTS | {_signature(s) for s in manifest(ruleset).get("input", [])}
-        plan = procedure(ruleset)
+        kept = PYTHON_FACTS | {_signature(s) for s in ruleset.inputs}
+        plan = ruleset.plan
         numeric = step_names.numeric_parameters(plan)
         # (`step_names = "recursive"`: only what a call defines recursively.)
         recursive_in = step_names.calls(plan) if plan.get("step_names") == "recursive" else None
 
         def make() -> Program:
-            return step_names.build(encoding_statements(ruleset), numeric, kept, recursive_in)
+            return step_names.build(ruleset.encoding_statements(), numeric, kept, recursive_in)
 
         entry = disk_cache.key(
             clingo.__version__, Path(step_names.__file__).read_bytes(), str(step_names.COPIES), repr(recursive_in),
@@ -455,7 +455,7 @@ def _signature(text: str) -> tuple[str, int]:
 class _Plain:
     """The encoding's files as written, their parts grounded as the procedure names them."""
 
-    def __init__(self, ctl: clingo.Control, ruleset: str, logger: Logger, deadline: Deadline, strict: bool) -> None:
+    def __init__(self, ctl: clingo.Control, ruleset: Ruleset, logger: Logger, deadline: Deadline, strict: bool) -> None:
         self.ctl, self.deadline, self.strict = ctl, deadline, strict
         _load_encoding(ctl, ruleset, logger)
 
@@ -506,23 +506,23 @@ def _term(arg: int | str) -> clingo.Symbol:
     return clingo.Number(arg) if isinstance(arg, int) else clingo.Function(arg)
 
 
-_loaded: set[str] = set()  # the rulesets whose files a Control of this process has loaded
+_loaded: set[Ruleset] = set()  # the rulesets whose files a Control of this process has loaded
 
 
-def _load_encoding(ctl: clingo.Control, ruleset: str, logger: Logger) -> None:
+def _load_encoding(ctl: clingo.Control, ruleset: Ruleset, logger: Logger) -> None:
     """The ruleset's encoding files into `ctl`. The first Control of a ruleset loads them; the
     next ones add the statements parsed once (riftasp.resources.encoding_statements: ~4.5 ms a
     Control instead of ~9). Not the first: parsing into clingo.ast costs more than loading, and
     a process that resolves one board (`riftasp resolve`, start-up time) makes one Control."""
     if ruleset not in _loaded:
-        for path in encoding_files(ruleset):
+        for path in ruleset.encoding_files:
             ctl.load(str(path))
         _loaded.add(ruleset)
         return
     from clingo import ast  # here: a process that makes one Control never imports it
 
     with ast.ProgramBuilder(ctl) as builder:
-        for statement in encoding_statements(ruleset, logger):
+        for statement in ruleset.encoding_statements(logger):
             builder.add(statement)
 
 

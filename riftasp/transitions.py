@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .result import Characteristics, Resolution
-from .rulesets import output_fields, output_order
 from .specs import OutputField
 
 
@@ -28,8 +27,8 @@ class Transition:
 
 
 def transitions(before: Resolution, after: Resolution) -> list[Transition]:
-    fields = {f.key: f for f in output_fields(before.ruleset)}
-    order = output_order(before.ruleset).diff
+    fields = {f.key: f for f in before.ruleset.output_fields}
+    order = before.ruleset.output_order.diff
     out: list[Transition] = []
     for oid in sorted(set(before.objects) | set(after.objects)):
         b, a = before.objects.get(oid), after.objects.get(oid)

@@ -27,11 +27,8 @@ from riftasp.cards import library
 from riftasp.facts import board_facts
 from riftasp.limits import REACH_MAX, VALUE_MAX, VALUE_MIN, might_reach
 from riftasp.operations import OPERATIONS
+from riftasp.rulesets import ruleset as named
 from riftasp.model import (
-    BOARD_ZONES,
-    CARD_TYPES,
-    STATUSES,
-    ZONES,
     Board,
     Condition,
     Effect,
@@ -69,6 +66,10 @@ SPEC_EXAMPLE = {
          "op": {"op": "set_might", "value": 4}, "target": {"ids": ["fiora"]}}
     ],
 }  # fmt: skip
+
+# The default ruleset's words (its manifest's [board]).
+_WORDS = named("riftbound").vocabulary
+BOARD_ZONES, CARD_TYPES, STATUSES, ZONES = _WORDS.board_zones, _WORDS.card_types, _WORDS.statuses, _WORDS.zones
 
 
 def small_board() -> dict[str, Any]:
@@ -112,7 +113,7 @@ def test_the_spec_example_reads_and_fills_card_objects_from_the_library():
     assert fiora == GameObject(
         id="fiora", name="Fiora, Victorious", card_type="unit", owner="alice", controller="alice",
         zone="battlefield", might=4, status=("defending",), buffed=True, card="Fiora, Victorious",
-        rules_text=library("riftbound")["Fiora, Victorious"].instantiate("fiora", "rules"),
+        rules_text=library(named("riftbound"))["Fiora, Victorious"].instantiate("fiora", "rules"),
     )  # fmt: skip
     assert sentry.keywords == (Keyword("Shield", 2), Keyword("Ganking"))
     assert sentry.rules_text[0].target == Target("filter", filter=Filter(card_type="unit", relation="friendly", other=True))
@@ -125,7 +126,7 @@ def test_the_spec_example_reads_and_fills_card_objects_from_the_library():
 
 
 def test_library_cards_fiora_and_boots_instantiate_with_object_scoped_effect_ids():
-    cards = library("riftbound")
+    cards = library(named("riftbound"))
     fiora, boots = cards["Fiora, Victorious"], cards["Boots of Swiftness"]
     assert (fiora.card_type, fiora.might, fiora.keywords, fiora.might_bonus) == ("unit", 4, (), None)
     assert fiora.instantiate("f", "rules") == (
@@ -150,7 +151,7 @@ def test_defaults_controller_is_owner_and_text_targets_self_or_bearer():
     assert u1.controller == "alice" and u1.since == 0
     assert u1.rules_text[0].target == Target("self")
     assert g1.effect_text[0].target == Target("bearer")
-    assert board.ruleset == "riftbound" and board.settings == Settings("as_able")
+    assert board.ruleset.name == "riftbound" and board.settings == Settings("as_able")
 
 
 def board_with_default_stamps() -> dict[str, Any]:
@@ -805,7 +806,7 @@ def stamp_other_than(draw, since: int) -> int | None:
 @st.composite
 def boards(draw) -> Board:
     # The rulesets whose objects are Riftbound's (tests/test_sorcery_board.py reads Sorcery's).
-    ruleset = draw(st.sampled_from([r for r in rulesets() if "riftbound" in lineage(r)]))
+    ruleset = named(draw(st.sampled_from([r for r in rulesets() if "riftbound" in lineage(r)])))
     cards = library(ruleset)
     players = draw(st.lists(PLAYER, min_size=1, max_size=3, unique=True))
     object_ids = draw(st.lists(OBJECT_ID, max_size=5, unique=True))

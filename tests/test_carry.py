@@ -19,6 +19,7 @@ from riftasp.board_io import board_from_dict, load_board
 from riftasp.carry import plan_of
 from riftasp.crosscheck import is_stored_output
 from riftasp.resolve import resolve
+from riftasp.rulesets import Ruleset
 
 sys.path.insert(0, str(ROOT / "bench"))
 import tricky  # noqa: E402 - bench/ is not a package
@@ -122,8 +123,8 @@ def test_a_long_stack_is_carried_and_its_answer_is_the_one_of_one_control(monkey
     board = board_from_dict(tricky.board("stack", 40), "stack-40")
     copies = counted_copies(monkeypatch)
     # (A threshold a tenth of the procedure's: the same rule, on a board quick enough for a test.)
-    plan = solver.procedure
-    monkeypatch.setattr(solver, "procedure", lambda r: {**plan(r), "carry_after_atoms": 10_000})
+    plan = Ruleset.plan
+    monkeypatch.setattr(Ruleset, "plan", property(lambda r: {**plan.fget(r), "carry_after_atoms": 10_000}))
     carried = answer(board)
     assert copies["n"] >= 1  # (~30 steps of ~1,500 atoms: carried once its atoms pass 64 steps' worth of the last)
     monkeypatch.setattr(solver, "CARRY", False)

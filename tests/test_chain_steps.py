@@ -26,7 +26,7 @@ def copy_chain(n: int) -> dict:
 @pytest.mark.parametrize("n", [2, 5, 12])
 def test_a_copy_chain_of_n_objects_takes_n_steps_and_shows_the_steps_of_one_at_a_time(n):
     board = board_from_dict(copy_chain(n), "chain")
-    _, stats = solver.run(board_facts(board), "riftbound")
+    _, stats = solver.run(board_facts(board), board.ruleset)
     # n - 1 copies, one a step, each object finishing with its copy; the last step checks.
     assert stats.steps == n
     for engine in ("asp", "reference"):

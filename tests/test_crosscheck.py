@@ -18,6 +18,7 @@ from riftasp.board_io import board_from_dict, board_to_dict, load_board
 from riftasp.check import check
 from riftasp.cli import app
 from riftasp.compare import compare
+from riftasp.rulesets import ruleset
 from riftasp.crosscheck import board_files
 from riftasp.engines import CallableEngine, EngineError, make_engine
 from riftasp.fuzz import fuzz
@@ -123,7 +124,7 @@ def test_fixed_disagreement_stays_fixed(path):
     from riftasp.reference import resolve as reference
     from riftasp.resolve import resolve as asp
 
-    assert compare(path.name, asp(board).to_json(), reference(board).to_json()) == []
+    assert compare(path.name, asp(board).to_json(), reference(board).to_json(), board.ruleset) == []
 
 
 # ---- (c) fuzzing catches a broken engine ------------------------------------------------------
@@ -189,15 +190,15 @@ def test_compare_reports_each_field_and_missing_objects():
     ours = {"objects": {"u1": chars(), "u2": chars(), "u3": chars()}}
     theirs = {"objects": {"u1": chars(tags=["B", "A"], name="other"), "u2": chars(might=4, mighty=1),
                           "u4": chars()}}  # fmt: skip
-    found = [(d.object, d.field, d.riftasp_value, d.engine_value) for d in compare("b", ours, theirs)]
+    found = [(d.object, d.field, d.riftasp_value, d.engine_value) for d in compare("b", ours, theirs, ruleset("riftbound"))]
     assert found == [
         ("u2", "might", 3, 4),
         ("u2", "mighty", False, 1),  # 1 is not true: booleans are compared as booleans
         ("u3", "object", {k: chars()[k] for k in ("controller", "might", "mighty", "tags", "types", "keywords")}, None),
         ("u4", "object", None, {k: chars()[k] for k in ("controller", "might", "mighty", "tags", "types", "keywords")}),
     ]
-    assert compare("b", ours, ours) == []
-    assert compare("b", {"objects": {"u1": chars()}}, {"objects": {"u1": chars(keywords={"Shield": 2})}})[0].field == "keywords"
+    assert compare("b", ours, ours, ruleset("riftbound")) == []
+    assert compare("b", {"objects": {"u1": chars()}}, {"objects": {"u1": chars(keywords={"Shield": 2})}}, ruleset("riftbound"))[0].field == "keywords"
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:

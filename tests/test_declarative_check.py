@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import DECLARATIVE, check, check_report
 from riftasp.rulesets.riftbound.check import declarative as D
-from riftasp.rulesets.riftbound.check.declarative import consistent_states, examine, judge, unsupported
+from riftasp.check.declarative import consistent_states, examine, judge, unsupported
 from riftasp.cli import app
 from riftasp.model import Settings
 from riftasp.resolve import resolve

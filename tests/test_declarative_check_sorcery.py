@@ -17,7 +17,7 @@ from conftest import ROOT
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import DECLARATIVE, check_report
 from riftasp.rulesets.sorcery.check import declarative as DS
-from riftasp.rulesets.riftbound.check.declarative import examine, judge
+from riftasp.check.declarative import examine, judge
 from riftasp.crosscheck import is_stored_output
 from riftasp.reference import resolve as reference_resolve
 from riftasp.resolve import resolve as asp_resolve

@@ -252,7 +252,7 @@ def test_the_time_limit_stops_a_calculation_with_its_own_exception():
     with pytest.raises(TimeLimitExceeded):
         resolve(board, time_limit=1e-9)
     with pytest.raises(TimeLimitExceeded):
-        run("player(\"a\").\n", "riftbound", time_limit=1e-9)
+        run("player(\"a\").\n", board.ruleset, time_limit=1e-9)
     assert resolve(board, time_limit=600).objects["fiora"].might == 7
 
 

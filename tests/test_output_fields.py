@@ -15,12 +15,11 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import ROOT, example, run
-from riftasp import rulesets
 from riftasp.compare import compare, compared_fields, field_group
 from riftasp.engines import EngineError, check_result
 from riftasp.present import resolution_text, result_line
 from riftasp.result import Characteristics, Resolution
-from riftasp.rulesets import output_fields, output_order, riftbound
+from riftasp.rulesets import Ruleset, riftbound, ruleset
 from riftasp.specs import OutputField, OutputOrder
 from riftasp.transitions import transitions
 
@@ -31,7 +30,7 @@ def test_riftbound_declares_the_json_s_key_order(engine):
     res = run(example("showcase"), engine)
     declared = [f.key for f in riftbound.OUTPUT]
     assert declared == ["name", "controller", "might", "mighty", "tags", "types"]
-    assert output_fields("riftbound") == riftbound.OUTPUT
+    assert ruleset("riftbound").output_fields == riftbound.OUTPUT
     for chars in res.to_json()["objects"].values():
         assert list(chars) == declared + CORE
 
@@ -39,7 +38,7 @@ def test_riftbound_declares_the_json_s_key_order(engine):
 def test_the_table_s_header_comes_from_the_fields():
     res = run(example("showcase"))
     header = resolution_text(res).splitlines()[0].split()
-    assert header == ["id", *output_order("riftbound").table]
+    assert header == ["id", *ruleset("riftbound").output_order.table]
     assert header == ["id", "name", "controller", "might", "mighty", "types", "tags", "keywords"]
 
 
@@ -47,15 +46,15 @@ def test_mighty_counts_as_might_because_its_field_says_so():
     assert {f.key: f.group for f in riftbound.OUTPUT if f.group} == {"mighty": "might"}
     assert field_group("mighty") == "might" and field_group("tags") == "tags"
     # The name is reported, not compared.
-    assert compared_fields("riftbound") == ("controller", "might", "mighty", "tags", "types", "keywords")
+    assert compared_fields(ruleset("riftbound")) == ("controller", "might", "mighty", "tags", "types", "keywords")
 
 
 def test_a_variant_inherits_riftbound_s_fields():
     # Plugins are read when riftasp is first imported: a process of its own names the fixture.
     folder = ROOT / "tests" / "fixtures" / "rulesets"
-    code = ("import json; from riftasp.rulesets import PLUGINS, output_fields, output_order; "
-            "print(json.dumps(['halving' in PLUGINS, output_fields('halving') == output_fields('riftbound'), "
-            "output_order('halving') == output_order('riftbound')]))")  # fmt: skip
+    code = ("import json; from riftasp.rulesets import plugins, ruleset; h, r = ruleset('halving'), ruleset('riftbound'); "
+            "print(json.dumps(['halving' in plugins(), h.output_fields == r.output_fields, "
+            "h.output_order == r.output_order]))")  # fmt: skip
     env = {**os.environ, "RIFTASP_RULESETS": str(folder)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -79,14 +78,9 @@ FAKE_FIELDS = (
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    """A plugin for a ruleset "fake" that has no folder: only its output fields."""
-    monkeypatch.setitem(rulesets.PLUGINS, "fake", SimpleNamespace(OUTPUT=FAKE_FIELDS, OUTPUT_ORDER=OutputOrder()))
-    output_fields.cache_clear()
-    output_order.cache_clear()
-    yield "fake"
-    output_fields.cache_clear()
-    output_order.cache_clear()
+def fake():
+    """A ruleset "fake" that has no folder: a plugin with only its output fields."""
+    return Ruleset("fake", ("fake",), (SimpleNamespace(OUTPUT=FAKE_FIELDS, OUTPUT_ORDER=OutputOrder()),))
 
 
 def fake_object(power: int | None, affinity: list[str], airborne: bool = False, **core) -> Characteristics:
@@ -117,7 +111,7 @@ def test_a_made_up_ruleset_is_shown_compared_and_checked_by_its_fields(fake):
         "p1 gains Swift",
     ]  # fmt: skip
     assert compared_fields(fake) == ("power", "affinity", "keywords")
-    found = compare("b", before.to_json(), after.to_json())
+    found = compare("b", before.to_json(), after.to_json(), fake)
     assert [d.field for d in found] == ["power", "affinity", "keywords"]
     # An external engine's output is checked against the same fields.
     check_result(after.to_json(), "e", "b", fake)
@@ -131,7 +125,7 @@ def test_riftbound_s_words_are_its_fields_words():
     b = Characteristics(riftbound.OUTPUT, unit, keywords={})
     a = Characteristics(riftbound.OUTPUT, unit | dict(name="V", controller="bob", might=5, mighty=True, tags=["B"],
                                                       types=["gear"]), keywords={"Shield": 1}, zone="trash")  # fmt: skip
-    before, after = Resolution("riftbound", {"u1": b}), Resolution("riftbound", {"u1": a})
+    before, after = Resolution(ruleset("riftbound"), {"u1": b}), Resolution(ruleset("riftbound"), {"u1": a})
     assert [(t.kind, t.text) for t in transitions(before, after)] == [
         ("zone", "u1 moves base -> trash"), ("name", "u1 name 'U' -> 'V'"), ("gains_type", "u1 gains type gear"),
         ("loses_type", "u1 loses type unit"), ("becomes_mighty", "u1 becomes Mighty"), ("might", "u1 Might 4 -> 5"),

@@ -264,7 +264,7 @@ SUPPORT_CASES = {
 
 @pytest.mark.parametrize("case", sorted(SUPPORT_CASES))
 def test_a_culprit_that_stood_on_its_victim_goes_when_that_is_consistent(engine, case):
-    from riftasp.rulesets.riftbound.check.declarative import examine
+    from riftasp.check.declarative import examine
 
     objects, effects, expected, withdrawn, paradoxes = SUPPORT_CASES[case]
     b = board(objects, effects)
@@ -407,7 +407,7 @@ HELD_UP_CASES = {
 
 @pytest.mark.parametrize("case", sorted(HELD_UP_CASES))
 def test_an_application_held_up_only_by_itself_is_withdrawn(engine, case):
-    from riftasp.rulesets.riftbound.check.declarative import examine
+    from riftasp.check.declarative import examine
 
     might, effects, settings_, final, withdrawn = HELD_UP_CASES[case]
     b = board([unit("u", might)], effects, **({"settings": settings_} if settings_ else {}))
@@ -498,7 +498,7 @@ def test_property_an_applied_condition_holds_without_the_application_itself(data
     # The rule, stated without the procedure's screen: a conditional increase stays applied only
     # if the board without it leaves its condition true; one withdrawn as held up by itself would
     # not be applied on the board without it. Both engines; the checker accepts every answer.
-    from riftasp.rulesets.riftbound.check.declarative import examine
+    from riftasp.check.declarative import examine
 
     b = board_from_dict(data, "inline")
     answers = {e: run(b, e) for e in ("asp", "reference")}
@@ -596,7 +596,7 @@ def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
     # Over generated boards of every hard class (lost support, loops, copies, control changes,
     # paradox rings, waiting conditions): both engines report a paradox exactly when the
     # declarative checker finds no consistent state, and it allows their answer (issue 35, C3/C4).
-    from riftasp.rulesets.riftbound.check.declarative import examine
+    from riftasp.check.declarative import examine
 
     b = board_from_dict(data, "inline")
     if b.settings.condition_timing != "as_able":  # the consistent states are the default reading's

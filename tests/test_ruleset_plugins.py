@@ -13,8 +13,7 @@ from conftest import ROOT
 from riftasp.board_io import board_from_facts, board_to_dict, load_board
 from riftasp.board_io.fields import object_part, printed_keys
 from riftasp.facts import board_facts
-from riftasp.rulesets import object_fields
-from riftasp.rulesets import riftbound
+from riftasp.rulesets import riftbound, ruleset
 from riftasp.schema import board_schema
 
 RIFTBOUND_WORDS = re.compile(r"\b(might|might_bonus|buff|buffed|buff_since|printed_might)\b")
@@ -24,10 +23,10 @@ SHARED = ["riftasp/board_io/fields.py", "riftasp/board_io/shape.py", "riftasp/bo
 
 
 def test_riftbound_s_object_keys_come_from_its_plugin():
-    assert object_fields("riftbound") == riftbound.OBJECT_FIELDS
-    keys = list(object_part("riftbound").fields)
+    assert ruleset("riftbound").object_fields == riftbound.OBJECT_FIELDS
+    keys = list(object_part(ruleset("riftbound")).fields)
     assert keys[-4:] == ["might", "buff", "buff_since", "might_bonus"]
-    assert {"might", "might_bonus"} <= set(printed_keys("riftbound")) and "buff" not in printed_keys("riftbound")
+    assert {"might", "might_bonus"} <= set(printed_keys(ruleset("riftbound"))) and "buff" not in printed_keys(ruleset("riftbound"))
 
 
 def _code_words(path) -> set[str]:
@@ -67,7 +66,7 @@ def test_a_board_s_own_keys_go_through_json_facts_and_back():
 
 
 def test_the_schema_lists_the_plugin_s_keys_and_their_rules():
-    schema = board_schema("riftbound")["$defs"]["object"]
+    schema = board_schema(ruleset("riftbound"))["$defs"]["object"]
     assert {"might", "buff", "buff_since", "might_bonus"} <= set(schema["properties"])
     assert schema["dependentRequired"]["buff_since"] == ["buff"]
     limited = [rule["then"]["not"]["anyOf"] for rule in schema["allOf"]]

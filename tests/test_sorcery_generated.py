@@ -20,6 +20,7 @@ from riftasp.check import check
 from riftasp.crosscheck import is_stored_output
 from riftasp.facts import board_facts
 from riftasp.reference import resolve
+from riftasp.rulesets import ruleset
 from riftasp.rulesets.sorcery.reference import Sorcery
 from riftasp.profile import Profile
 from riftasp.resolve import resolve_facts
@@ -55,7 +56,7 @@ def test_generated_boards_resolve_once_per_effect_and_object_and_deterministical
     for oid, apps in res.applied.items():
         assert len({a.effect for a in apps}) == len(apps), oid  # an effect applies once to an object
     # One pass: layer by layer, never back (but for an effect that became due late).
-    layer = {name: n for n, name in enumerate(Sorcery().layer_names)}
+    layer = {name: n for n, name in enumerate(Sorcery(ruleset("sorcery")).layer_names)}
     rows = sorted((a.step, layer[a.layer]) for apps in res.applied.values() for a in apps if "late" not in a.reasons)
     assert [n for _, n in rows] == sorted(n for _, n in rows)
     for c in res.objects.values():

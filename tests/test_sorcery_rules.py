@@ -16,6 +16,7 @@ from riftasp.decode import decode
 from riftasp.facts import board_facts
 from riftasp.reference import resolve
 from riftasp.reference.procedures import layered
+from riftasp.rulesets import ruleset
 from riftasp.rulesets.sorcery.reference import Sorcery
 from riftasp.solver import run as solve
 
@@ -43,7 +44,7 @@ def run_board(board, **readings):
     if ENGINE["name"] == "asp":
         return resolve_asp(board, **readings)
     if readings:
-        return layered.resolve(board, Sorcery(readings=readings))
+        return layered.resolve(board, Sorcery(ruleset("sorcery"), readings=readings))
     return resolve(board)
 
 
@@ -483,7 +484,7 @@ def test_power_is_never_below_zero():
 
 
 def test_the_readings_are_manifest_settings():
-    assert Sorcery().readings == {"power_floor": "read", "regain_after_loss": False}
+    assert Sorcery(ruleset("sorcery")).readings == {"power_floor": "read", "regain_after_loss": False}
 
 
 def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence_applies():

@@ -12,6 +12,7 @@ import pytest
 from clingo import ast
 
 from riftasp import resources, solver, step_names
+from riftasp.rulesets import ruleset as ruleset_named
 from riftasp.board_io import board_from_dict
 from riftasp.facts import board_facts
 
@@ -105,7 +106,7 @@ def test_a_predicate_read_at_any_step_shown_or_kept_keeps_its_name(tmp_path: Pat
 
 def _resolve(facts: str, ruleset: str, named: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(step_names, "MODE", "1" if named else "0")
-    symbols, stats = solver.run(facts, ruleset)
+    symbols, stats = solver.run(facts, ruleset_named(ruleset))
     return sorted(map(str, symbols)) + [f"steps={stats.steps}"]
 
 
@@ -168,9 +169,9 @@ def test_a_program_read_back_from_the_disk_cache_is_the_one_made(tmp_path: Path,
 def test_no_predicate_python_writes_for_a_board_is_renamed() -> None:
     """Board facts (every example's), the ruleset's data and a later round's facts keep their
     names: Python writes them under the names the encoding's files use."""
-    program = solver._program("sorcery")
+    program = solver._program(ruleset_named("sorcery"))
     written: set[tuple[str, int]] = set()
-    texts = [solver.ruleset_facts("sorcery"), 'excluded(a,b). paradox_record((1,a),b,c,d).']
+    texts = [solver.ruleset_facts(ruleset_named("sorcery")), 'excluded(a,b). paradox_record((1,a),b,c,d).']
     for path in sorted((ROOT / "examples" / "sorcery").glob("*.json")):
         if not path.name.endswith("expected.json"):
             texts.append(board_facts(board_from_dict(json.loads(path.read_text()), path.name)))
@@ -207,7 +208,7 @@ def test_a_small_realm_is_calculated_with_the_encoding_as_written(monkeypatch: p
 
     monkeypatch.setattr(solver, "_Named", renamed)
     assert resources.procedure("sorcery")["step_names_from"] > 30
-    symbols, _ = solver.run(_generated(30), "sorcery")
+    symbols, _ = solver.run(_generated(30), ruleset_named("sorcery"))
     assert symbols
 
 
@@ -234,7 +235,7 @@ def test_the_rule_profile_splits_the_program_without_changing_its_answer(ruleset
     else:
         board = json.loads((ROOT / "examples" / ruleset / f"{name}.json").read_text())
     facts = board_facts(board_from_dict(board, name))
-    symbols, stats = solver.run(facts, ruleset)
+    symbols, stats = solver.run(facts, ruleset_named(ruleset))
     profiled = profile(ruleset, len(board["objects"]), board, keep_answer=True)
     assert profiled["answer"] == sorted(map(str, symbols))
     assert profiled["steps"] == stats.steps

@@ -118,7 +118,7 @@ def test_the_variant_fuzzes_with_riftbound_s_boards_and_both_engines_agree(tmp_p
     report = json.loads(out.stdout)
     assert report["generated"] == 6 and report["disagreements_found"] == 0
     refused = riftasp("fuzz", "--ruleset", "nope", "--out", tmp_path / "x")
-    assert refused.returncode == 2 and "no board generators for 'nope'" in refused.stderr
+    assert refused.returncode == 2 and "unknown ruleset 'nope'" in refused.stderr
 
 
 @pytest.mark.parametrize(

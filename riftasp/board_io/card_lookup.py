@@ -7,10 +7,11 @@ from dataclasses import replace
 
 from ..cards import CardDef
 from ..model import GameObject
+from ..rulesets import Ruleset
 from .errors import Invalid, shown
 
 
-def find_card(name: str, path: str, ruleset: str, cards: dict[str, CardDef]) -> CardDef:
+def find_card(name: str, path: str, ruleset: Ruleset, cards: dict[str, CardDef]) -> CardDef:
     if name not in cards:
         known = ", ".join(shown(n) for n in sorted(cards)) or "no cards"
         raise Invalid(path, f"unknown card {shown(name)}; the {ruleset} library has {known}")

@@ -21,8 +21,7 @@ from ..kinds import (  # noqa: F401  (the format's vocabulary, re-exported for i
 )
 from ..limits import VALUE_MAX
 from ..operations import OPERATIONS
-from ..ruleset_data import board_vocabulary
-from ..rulesets import object_fields
+from ..rulesets import Ruleset
 
 CONDITION_TIMINGS = ("settled", "immediate", "as_able")
 RECHECKED_SETS = ("replaces", "keeps")
@@ -71,11 +70,11 @@ SETTINGS = Part({"condition_timing": one_of(CONDITION_TIMINGS, "condition timing
 REALM = Part({"rows": AMOUNT, "columns": AMOUNT}, required=("rows", "columns"))
 
 @cache
-def object_part(ruleset: str) -> Part:
+def object_part(ruleset: Ruleset) -> Part:
     """An object of the ruleset: the keys every ruleset's objects have, their card types, zones
     and statuses those of the ruleset (its manifest's `[board]`), then its own keys (its
     plugin's OBJECT_FIELDS, riftasp/rulesets/; a flag's stamp after it)."""
-    words = board_vocabulary(ruleset)
+    words = ruleset.vocabulary
     common: dict[str, Kind] = {
         "id": OBJECT_ID,
         "card": Kind("card"),
@@ -96,7 +95,7 @@ def object_part(ruleset: str) -> Part:
         "effect_text": array(Kind("effect_effect")),
     }
     own: dict[str, Kind] = {}
-    for f in object_fields(ruleset):
+    for f in ruleset.object_fields:
         own[f.key] = f.kind
         if f.stamp:
             own[f.stamp] = INTEGER
@@ -108,8 +107,8 @@ def object_part(ruleset: str) -> Part:
 _PRINTED_KEYS = ("name", "type", "tags", "keywords", "rules_text", "effect_text")
 
 
-def printed_keys(ruleset: str) -> tuple[str, ...]:
-    return _PRINTED_KEYS + tuple(f.key for f in object_fields(ruleset) if f.printed)
+def printed_keys(ruleset: Ruleset) -> tuple[str, ...]:
+    return _PRINTED_KEYS + tuple(f.key for f in ruleset.object_fields if f.printed)
 
 
 WITHOUT_CARD_REQUIRED = ("name", "type")
@@ -119,11 +118,11 @@ WITHOUT_CARD_REQUIRED = ("name", "type")
 ATTACHED_KEYS = ("effect_text",)
 
 
-def type_limited_keys(ruleset: str) -> list[tuple[tuple[str, ...], str, str]]:
+def type_limited_keys(ruleset: Ruleset) -> list[tuple[tuple[str, ...], str, str]]:
     """(the card types that may have it, key, model attribute) of each key only some types may
     have: Effect Text, and the ruleset's own keys with `only_types` (Riftbound's Might Bonus)."""
-    own = [(f.only_types, f.key, f.name) for f in object_fields(ruleset) if f.only_types]
-    attachable = board_vocabulary(ruleset).attachable
+    own = [(f.only_types, f.key, f.name) for f in ruleset.object_fields if f.only_types]
+    attachable = ruleset.vocabulary.attachable
     return [(attachable, key, key) for key in ATTACHED_KEYS] + own
 TEXT_KEYS = {"rules": "rules_text", "effect": "effect_text"}
 

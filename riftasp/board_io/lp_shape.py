@@ -29,9 +29,7 @@ from ..model import (
 )
 from ..conditions import CONDITIONS
 from ..operations import OPERATIONS
-from ..resources import layer_operations, manifest, rulesets
-from ..ruleset_data import board_vocabulary
-from ..rulesets import PLUGINS, object_fields
+from ..rulesets import Ruleset, default_ruleset, known, plugins, ruleset as ruleset_named
 from ..specs import ObjectField
 from ..terms import decode_condition, decode_ops, decode_target, quote
 from .card_lookup import recognise_card
@@ -51,7 +49,7 @@ _VOCABULARY = {
 }  # fmt: skip
 # Each ruleset's own object keys are facts `fact(O, Value)` (its plugin's OBJECT_FIELDS): every
 # ruleset's are in the vocabulary, and a board may state those of its own ruleset.
-_OWN_FACTS = {f.fact: f for plugin in PLUGINS.values() for f in getattr(plugin, "OBJECT_FIELDS", ())}
+_OWN_FACTS = {f.fact: f for plugin in plugins().values() for f in getattr(plugin, "OBJECT_FIELDS", ())}
 _VOCABULARY |= {fact: 2 for fact in _OWN_FACTS}
 _OBJECT_FACTS = (
     "object_index", "name", "printed_type", "owner", "printed_controller", "zone", "since",
@@ -187,11 +185,10 @@ def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = F
         raise Invalid(str(sym), f"invalid keyword name {shown(text)}")
 
 
-def _fact_ruleset(syms: list[clingo.Symbol]) -> str:
+def _fact_ruleset(syms: list[clingo.Symbol]) -> Ruleset:
+    """The board's ruleset, as the value everything after reads (the one lookup by name)."""
     sym = _single(syms, "ruleset fact")
-    if sym is None:
-        return Board.ruleset
-    return _arg(sym, 0, tuple(rulesets()), "the ruleset")
+    return ruleset_named(default_ruleset() if sym is None else _arg(sym, 0, tuple(known()), "the ruleset"))
 
 
 def _fact_realm(syms: list[clingo.Symbol]) -> tuple[int, int] | None:
@@ -215,19 +212,18 @@ def _fact_settings(syms: list[clingo.Symbol]) -> Settings:
 
 
 @cache
-def _terms_of(ruleset: str) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, tuple]]:
+def _terms_of(ruleset: Ruleset) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, tuple]]:
     """The operation, filter and condition terms a board of the ruleset may use (its layer
     table's and its manifest's), in the vocabulary's order."""
-    listed = manifest(ruleset)["encoding"]
-    operations = set(layer_operations(ruleset))
+    operations = set(ruleset.operations)
     return (
         {name: args for name, args in _OP_TERMS.items() if name in operations},
-        {name: args for name, args in _FILTER_TERMS.items() if name in listed.get("filters", ())},
-        {name: args for name, args in _CONDITION_TERMS.items() if name in listed.get("conditions", ())},
+        {name: args for name, args in _FILTER_TERMS.items() if name in ruleset.filter_kinds},
+        {name: args for name, args in _CONDITION_TERMS.items() if name in ruleset.condition_kinds},
     )
 
 
-def _fact_effects(facts: dict[str, list[clingo.Symbol]], ruleset: str) -> dict[str, Effect]:
+def _fact_effects(facts: dict[str, list[clingo.Symbol]], ruleset: Ruleset) -> dict[str, Effect]:
     """Every declared effect, decoded from its effect_* facts."""
     declarations = [(_arg(s, 1, "str", "the effect id"), s, False) for s in facts["text"]]
     declarations += [(_arg(s, 0, "str", "the effect id"), s, True) for s in facts["ongoing"]]
@@ -339,10 +335,10 @@ def _expect_listing(sym: clingo.Symbol, listing: tuple[int, ...], expected: List
 
 
 def _fact_objects(
-    facts: dict[str, list[clingo.Symbol]], effects: dict[str, Effect], ruleset: str
+    facts: dict[str, list[clingo.Symbol]], effects: dict[str, Effect], ruleset: Ruleset
 ) -> tuple[GameObject, ...]:
     declared = [_arg(s, 0, "str", "an object id") for s in facts["object"]]
-    fields = object_fields(ruleset)
+    fields = ruleset.object_fields
     own_facts = tuple(f.fact for f in fields)
     for fact in _OWN_FACTS:
         if fact not in own_facts and facts[fact]:
@@ -379,7 +375,7 @@ def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list
 
 def _fact_object(
     object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect],
-    fields: tuple[ObjectField, ...], ruleset: str,
+    fields: tuple[ObjectField, ...], ruleset: Ruleset,
 ) -> GameObject:
     def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
         return _arg(own[pred][0], position, kind, what) if own[pred] else None
@@ -397,7 +393,7 @@ def _fact_object(
                 params[f.stamp] = None if stamp == since else stamp
         else:
             params[f.name] = value(f.fact, "str" if f.kind.name in ("object_id", "text") else "int", f.label)
-    words = board_vocabulary(ruleset)
+    words = ruleset.vocabulary
     return GameObject(
         id=object_id,
         name=value("name", "str", "the name"),

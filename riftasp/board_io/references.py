@@ -15,9 +15,9 @@ from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..operations import OPERATIONS
 from ..resources import layer_operations, manifest
-from ..rulesets import object_fields, plugin_value
 from ..specs import ObjectField
-from ..ruleset_data import BoardVocabulary, KeywordRules, board_vocabulary, keyword_rules
+from ..ruleset_data import BoardVocabulary, KeywordRules
+from ..rulesets import Ruleset
 from ..terms import quote
 from .errors import Invalid, item_path, key_path, shown
 from .fields import ONGOING_ONLY, RESERVED_ID_CHARACTERS, RESERVED_PLAYERS, TEXT_KEYS, type_limited_keys
@@ -71,7 +71,7 @@ class _Names:
     players: tuple[str, ...]
     objects: dict[str, GameObject]
     player_set: frozenset[str] = frozenset()  # the players again, for look-ups
-    ruleset: str = ""
+    ruleset: Ruleset | None = None
     # The operations (as the encoding's terms name them) and kinds of condition of the ruleset.
     operations: frozenset[str] = frozenset()
     conditions: frozenset[str] = frozenset()
@@ -99,16 +99,14 @@ def check_board(board: Board, paths: JsonPaths | FactPaths) -> None:
     _check_realm(board, paths)
     objects = _check_object_ids(board, paths)
     names = _Names(board.players, objects, frozenset(board.players), board.ruleset,
-                   frozenset(layer_operations(board.ruleset)),
-                   frozenset(manifest(board.ruleset)["encoding"].get("conditions", ())),
-                   frozenset(manifest(board.ruleset)["encoding"].get("filters", ())),
-                   object_fields(board.ruleset), board_vocabulary(board.ruleset))  # fmt: skip
+                   frozenset(board.ruleset.operations), frozenset(board.ruleset.condition_kinds),
+                   frozenset(board.ruleset.filter_kinds), board.ruleset.object_fields, board.ruleset.vocabulary)  # fmt: skip
     if board.active_player is not None:
         names.player(board.active_player, "active_player")
-    rules = keyword_rules(board.ruleset)
+    rules = board.ruleset.keywords
     # A ruleset's own checks of an object (its plugin's `check_object(board, obj, path)`, raising
     # Invalid): Sorcery's places on the realm's grid.
-    own_check = plugin_value(board.ruleset, "check_object", None)
+    own_check = board.ruleset.value("check_object")
     for index, obj in enumerate(board.objects):
         _check_object(index, obj, names, paths.object(index, obj))
         _check_keyword_numbers(obj.keywords, key_path(paths.object(index, obj), "keywords"), rules)
@@ -130,7 +128,7 @@ def _check_realm(board: Board, paths: JsonPaths | FactPaths) -> None:
     to REALM_MAX."""
     if board.realm is None:
         return
-    if "realm" not in manifest(board.ruleset):
+    if not board.ruleset.has_realm:
         raise Invalid(paths.realm("rows").split(".")[0], f"a {board.ruleset} board has no grid: 'realm' is for "
                       "a ruleset whose manifest has one ([realm], e.g. sorcery)")  # fmt: skip
     for key, n in zip(("rows", "columns"), board.realm):
@@ -193,7 +191,7 @@ def _check_object(index: int, obj: GameObject, names: _Names, path: str) -> None
         _check_attachment(obj, names.object(obj.attached_to, where), where, names.words)
 
 
-def _check_gear_fields(obj: GameObject, path: str, ruleset: str) -> None:
+def _check_gear_fields(obj: GameObject, path: str, ruleset: Ruleset) -> None:
     """Keys only some types may have: Effect Text acts through an attachment, only gear has it
     (and Riftbound's Might Bonus)."""
     for types, key, attribute in type_limited_keys(ruleset):

@@ -19,10 +19,8 @@ from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..limits import VALUE_MAX, VALUE_MIN
 from ..model import Board, Condition, Effect, Filter, GameObject, Keyword, Operation, Settings, Target
-from ..model import DEFAULT_RULESET
 from ..operations import OPERATIONS
-from ..resources import layer_operations, manifest, rulesets
-from ..rulesets import object_fields
+from ..rulesets import Ruleset, default_ruleset, known, ruleset as ruleset_named
 from .card_lookup import find_card, with_card
 from .errors import Invalid, item_path, joined, key_path, shown
 from .fields import (
@@ -57,13 +55,13 @@ Read = Callable[[Any, str], Any]  # a value at a path -> its model value, or Inv
 
 # The ruleset of the board being read: an unknown operation or condition is answered with the
 # names of that ruleset's (its layer table's, its manifest's).
-_READING: ContextVar[str] = ContextVar("ruleset being read", default=DEFAULT_RULESET)
+_READING: ContextVar[Ruleset | None] = ContextVar("ruleset being read", default=None)
 
 
 def read_board(data: Any) -> Board:
     top = _part(data, "", BOARD)
     field = _field_reader(_BOARD_READERS, top, "")
-    ruleset = field("ruleset", Board.ruleset)
+    ruleset = field("ruleset") or ruleset_named(default_ruleset())
     token = _READING.set(ruleset)
     try:
         return _read_board(top, field, ruleset)
@@ -71,16 +69,20 @@ def read_board(data: Any) -> Board:
         _READING.reset(token)
 
 
+def _reading() -> Ruleset:
+    return _READING.get() or ruleset_named(default_ruleset())
+
+
 @cache
-def _ruleset_names(ruleset: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _ruleset_names(ruleset: Ruleset) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The operations (by board name) and kinds of condition the ruleset's boards may use."""
-    listed = set(layer_operations(ruleset))
+    listed = set(ruleset.operations)
     operations = tuple(name for name, spec in OPERATIONS.items() if spec.functor in listed)
-    conditions = tuple(k for k in CONDITION_PARAMETERS if k in manifest(ruleset)["encoding"].get("conditions", ()))
+    conditions = tuple(k for k in CONDITION_PARAMETERS if k in ruleset.condition_kinds)
     return operations, conditions
 
 
-def _read_board(top: dict, field: Callable[..., Any], ruleset: str) -> Board:
+def _read_board(top: dict, field: Callable[..., Any], ruleset: Ruleset) -> Board:
     settings = field("settings", Settings())
     players = field("players")
     active_player = field("active_player")
@@ -217,12 +219,12 @@ def _keyword_name(value: Any, path: str) -> str:
     return text
 
 
-def _ruleset(value: Any, path: str) -> str:
+def _ruleset(value: Any, path: str) -> Ruleset:
+    """The board's ruleset, as the value everything after reads (the one lookup by name)."""
     name = _string(value, path)
-    known = rulesets()
-    if name not in known:
-        raise Invalid(path, f"unknown ruleset {shown(name)}; known rulesets: {joined(known)}")
-    return name
+    if name not in known():
+        raise Invalid(path, f"unknown ruleset {shown(name)}; known rulesets: {joined(known())}")
+    return ruleset_named(name)
 
 
 # ---- the parts of a board ----------------------------------------------------------------------
@@ -254,7 +256,7 @@ def _read_realm(value: Any, path: str) -> tuple[int, int]:
     return field("rows"), field("columns")
 
 
-def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef]) -> GameObject:
+def _read_object(value: Any, path: str, ruleset: Ruleset, cards: dict[str, CardDef]) -> GameObject:
     part = object_part(ruleset)
     data = _part(value, path, part)
     field = _field_reader(_object_readers(ruleset), data, path)
@@ -278,7 +280,7 @@ def _read_object(value: Any, path: str, ruleset: str, cards: dict[str, CardDef])
     if attached_since is not None and attached_to is None:
         raise Invalid(key_path(path, "attached_since"), "given without 'attached_to'")
     own: dict[str, Any] = {}
-    for f in object_fields(ruleset):
+    for f in ruleset.object_fields:
         if card is not None and f.printed:
             continue
         own[f.name] = field(f.key, False if f.kind.name == "boolean" else None)
@@ -340,7 +342,7 @@ def _read_op(value: Any, path: str) -> Operation:
     # reference checks); an unknown one is answered with the board's ruleset's.
     where = key_path(path, "op")
     if isinstance(data["op"], str) and data["op"] not in OPERATION_FIELDS:
-        _enum(data["op"], where, _ruleset_names(_READING.get())[0], "operation")
+        _enum(data["op"], where, _ruleset_names(_reading())[0], "operation")
     name = _enum(data["op"], where, tuple(OPERATION_FIELDS), "operation")
     readers = _OPERATION_READERS[name]
     _mapping(data, path, ("op", *readers), required=tuple(readers))
@@ -381,7 +383,7 @@ def _read_filter(value: Any, path: str) -> Filter:
 def _read_condition(value: Any, path: str) -> Condition:
     data = _mapping(value, path, None)
     kinds = [key for key in data if key in CONDITION_PARAMETERS]
-    expected = f"expected one of {joined(_ruleset_names(_READING.get())[1])}"
+    expected = f"expected one of {joined(_ruleset_names(_reading())[1])}"
     if not kinds:
         others = [key for key in data if key != "of"]
         if others:
@@ -451,7 +453,7 @@ _BOARD_READERS = _readers(BOARD)
 
 
 @cache
-def _object_readers(ruleset: str) -> dict[str, Read]:
+def _object_readers(ruleset: Ruleset) -> dict[str, Read]:
     return _readers(object_part(ruleset))
 
 _SETTINGS_READERS = _readers(SETTINGS)

@@ -9,14 +9,13 @@ from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
 from ..operations import OPERATIONS
-from ..rulesets import object_fields
 from ..specs import ObjectField
 from .fields import DEFAULT_TARGET
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
     """The board as JSON data that `board_from_dict` reads back equal (modulo `source`)."""
-    data: dict[str, Any] = {"ruleset": board.ruleset}
+    data: dict[str, Any] = {"ruleset": board.ruleset.name}
     if board.settings != Settings():
         data["settings"] = {k: v for k, v in vars(board.settings).items() if v != getattr(Settings(), k)}
     if board.realm is not None:
@@ -24,7 +23,7 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     data["players"] = list(board.players)
     if board.active_player is not None:
         data["active_player"] = board.active_player
-    data["objects"] = [_object_to_dict(obj, object_fields(board.ruleset)) for obj in board.objects]
+    data["objects"] = [_object_to_dict(obj, board.ruleset.object_fields) for obj in board.objects]
     if board.effects:
         data["effects"] = [_effect_to_dict(e, "ongoing") for e in board.effects]
     return data

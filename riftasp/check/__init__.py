@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..model import Board
-from ..rulesets import own_plugin_value, rulesets_with
+from ..rulesets import Ruleset, rulesets_with
 from .contract import ContractError
 from .report import FINAL, NEEDS, TRACE, Report, Violation
 
@@ -31,10 +31,9 @@ __all__ = ["check", "check_report", "check_where_known", "CampaignChecker", "Con
            "DECLARATIVE"]
 
 
-def checker_of(ruleset: str) -> Callable[[Board, Any], Report] | None:
+def checker_of(ruleset: Ruleset) -> Callable[[Board, Any], Report] | None:
     """The ruleset's own checker (its plugin's `checker()`), or None."""
-    make = own_plugin_value(ruleset, "checker", None)
-    return make() if make is not None else None
+    return ruleset.checker()
 
 
 def check_report(board: Board, resolution: Any, declarative: bool | None = None) -> Report:
@@ -50,7 +49,7 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
         raise ContractError("ruleset", f"no invariant checker for the {board.ruleset} ruleset (rulesets with one: {known})")
     report = checker(board, resolution)
     if DECLARATIVE_BY_DEFAULT if declarative is None else declarative:
-        from ..rulesets.riftbound.check.declarative import add_to_report
+        from .declarative import add_to_report
 
         add_to_report(board, resolution, report)
     return report

@@ -1,34 +1,31 @@
-"""The reference engine's rulesets and scheduling procedures, by name: the one place to register
-either. A board's ruleset is looked up by `board.ruleset`; its procedure by the name its manifest
-gives (`procedure = "..."`)."""
+"""The reference engine's scheduling procedures, by the name a manifest gives (`procedure =
+"..."`): the one place to register one. A board's ruleset brings its own reference rules (its
+plugin's `reference_ruleset`, riftasp/rulesets/), built once per ruleset."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..model import Board
+from ..resources import UnsupportedRuleset
 from ..result import Resolution
-from ..rulesets import PLUGINS, UnsupportedRuleset
 from .core.ruleset import Ruleset
 from .procedures import layered, recheck
-from ..rulesets.riftbound.reference import Riftbound
+
+if TYPE_CHECKING:
+    from ..rulesets import Ruleset as RulesetValue
 
 Procedure = Callable[[Board, Ruleset], Resolution]
 
-# The built-in rulesets, and those a ruleset plugin brings (its `reference_ruleset`).
-RULESETS: dict[str, Callable[[], Ruleset]] = {
-    "riftbound": Riftbound,
-    **{name: plugin.reference_ruleset for name, plugin in PLUGINS.items() if hasattr(plugin, "reference_ruleset")},
-}
 PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve, "layered": layered.resolve}
 
 
 @cache
-def ruleset(name: str) -> Ruleset:
-    if name not in RULESETS:
-        raise UnsupportedRuleset(f"the reference engine has no ruleset {name!r}")
-    return RULESETS[name]()
+def ruleset(value: RulesetValue) -> Ruleset:
+    """The reference engine's rules of a ruleset (built once)."""
+    return value.reference()
 
 
 def procedure(rules: Ruleset) -> Procedure:

@@ -1,54 +1,78 @@
-"""Each ruleset's plugin: what is truly its own on the Python side, by ruleset name.
+"""The rulesets riftasp knows, each built once into a `Ruleset` value that is passed on.
 
-A plugin is a module with any of:
+A ruleset is its encoding folder (`<name>/manifest.toml` beside its .lp files; riftasp/resources.py
+reads it) and its Python side, a *plugin*: a package such as riftasp/rulesets/riftbound/, or a
+folder ruleset's `plugin.py`. A plugin is found
 
-- `OPERATIONS`, `CONDITIONS`, `FILTERS`: the operations and kinds of condition and filter only
-  it has (riftasp/specs.py; the registries riftasp/operations/, riftasp/conditions/ and
-  riftasp/filters/ gather them);
-- `OBJECT_FIELDS`: the keys its objects have besides every ruleset's (the board format,
-  riftasp/board_io/fields.py);
-- `BOARD`: its card types, zones, statuses and attachments (riftasp/ruleset_data.py,
-  `BoardVocabulary`), when its manifest has no `[board]` (Riftbound's);
+- through the entry points of group `riftasp.rulesets` (name -> the plugin module; riftasp's own
+  are declared in pyproject.toml; an installed distribution declares its own, and may give its
+  encoding folder as the module's `ENCODINGS`, a folder holding `<name>/manifest.toml`), or
+- as `plugin.py` beside the manifest of a folder that RIFTASP_RULESETS names (a ruleset is code
+  the user installs, unlike a board, which is only ever read as data).
+
+A plugin module may give:
+
+- `OPERATIONS`, `CONDITIONS`, `FILTERS`: the operations and kinds of condition and filter only it
+  has (riftasp/specs.py; the registries riftasp/operations/, conditions/ and filters/ gather them);
+- `OBJECT_FIELDS`: the keys its objects have besides every ruleset's (the board format);
 - `check_object(board, obj, path)`: its own checks of an object (riftasp/board_io/references.py);
-- `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in
-  (`output_fields`, `output_order`);
+- `OUTPUT`, `OUTPUT_ORDER`: the characteristics it reports and the order people read them in;
 - `board_strategy(profile, ruleset)`: its board generators (riftasp/fuzz.py);
-- `checker()`: the function that checks a resolution against its invariants (riftasp/check/;
-  its own only: a variant does not take its base's);
-- `declarative()`: the module of its declarative checker, where it is not Riftbound's
-  (riftasp/rulesets/riftbound/check/declarative.py; its own only);
-- `reference_ruleset()`: its ruleset for the reference engine (riftasp/reference/registry.py).
+- `checker()`: the function that checks a resolution against its invariants (its own only: a
+  variant does not take its base's);
+- `declarative()`: the module of its declarative checker (its own only);
+- `reference_ruleset(ruleset)`: its ruleset for the reference engine (riftasp/reference/).
 
-A ruleset that extends another (riftasp/resources.py) takes what its plugin does not give from
-the base's. Its encoding, layer table and data are its folder (riftasp/resources.py). The
-built-in rulesets' plugins are modules here; a ruleset folder outside the package brings its own
-as `plugin.py` beside its manifest, loaded from the folders RIFTASP_RULESETS names when
-riftasp's registries are first imported (a ruleset is code the user installs, unlike a board,
-which is only ever read as data).
+A ruleset that extends another takes what its plugin does not give from the base's.
+
+Nothing below the command line looks a ruleset up by name again: the board reader puts the value
+on the board (`Board.ruleset`), commands that take `--ruleset` build it once (`ruleset(name)`),
+and everything else reads what it needs from the value it is given. Only this module imports
+plugins, and only by name (entry points, files), so imports run one way: a plugin imports the
+shared modules, never the reverse (tests/test_layout.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from importlib.metadata import entry_points
+from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from .. import model
-from ..resources import UnsupportedRuleset, lineage, manifest, rulesets, ruleset_folder
+from ..resources import (Logger, UnsupportedRuleset, add_ruleset_folder, encoding_files, encoding_statements,
+                         forgotten_with_new_folders, lineage, manifest,
+                         layer_operations, procedure, ruleset_folder, rulesets)
+from ..ruleset_data import (BoardVocabulary, KeywordRules, Stage, board_vocabulary, characteristic_families,
+                            keyword_rules, layer_table)
 from ..specs import CORE_CHANGES, CORE_SHOWN, ObjectField, OutputField, OutputOrder
-from . import riftbound, sorcery
 
+__all__ = ["Ruleset", "ruleset", "known", "plugins", "gathered", "field_groups", "default_ruleset", "rulesets_with",
+           "UnsupportedRuleset", "ENTRY_POINT_GROUP"]
+
+ENTRY_POINT_GROUP = "riftasp.rulesets"
 PLUGIN_FILE = "plugin.py"
 T = TypeVar("T")
 
 
-def _folder_plugins() -> dict[str, ModuleType]:
+@forgotten_with_new_folders
+@cache
+def plugins() -> dict[str, ModuleType]:
+    """Every ruleset's plugin module, by ruleset name: the entry points first, then the
+    `plugin.py` of the folders RIFTASP_RULESETS names (loaded once)."""
     found: dict[str, ModuleType] = {}
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        module = point.load()
+        found.setdefault(point.name, module)
+        folder = getattr(module, "ENCODINGS", None)
+        if folder is not None and point.name not in rulesets():
+            add_ruleset_folder(Path(folder))
     for name in rulesets():
         path = ruleset_folder(name) / PLUGIN_FILE
-        if not path.is_file():
+        if name in found or not path.is_file():
             continue
         spec = importlib.util.spec_from_file_location(f"riftasp_ruleset_{name}", path)
         if spec is None or spec.loader is None:
@@ -59,14 +83,218 @@ def _folder_plugins() -> dict[str, ModuleType]:
     return found
 
 
-PLUGINS: dict[str, ModuleType] = {"riftbound": riftbound, "sorcery": sorcery, **_folder_plugins()}
+def known() -> list[str]:
+    """The names of the rulesets riftasp can read boards of (their plugins found first, so that
+    an installed ruleset's encoding folder is among them)."""
+    plugins()
+    return rulesets()
+
+
+@forgotten_with_new_folders
+@cache
+def default_ruleset() -> str:
+    """The ruleset of a board that names none: the one whose manifest says `default = true`."""
+    defaults = [name for name in known() if manifest(name).get("default") is True and len(lineage(name)) == 1]
+    if len(defaults) != 1:
+        raise ValueError(f"exactly one ruleset's manifest must say `default = true`; found {defaults}")
+    return defaults[0]
+
+
+def ruleset(name: str) -> Ruleset:
+    """The ruleset called `name`, built once. UnsupportedRuleset when riftasp knows none."""
+    if name not in known():
+        raise UnsupportedRuleset(f"unknown ruleset {name!r}; known rulesets: {', '.join(known())}")
+    return _built(name)
+
+
+@forgotten_with_new_folders
+@cache
+def _built(name: str) -> Ruleset:
+    names = tuple(lineage(name))
+    return Ruleset(name, names, tuple(plugins().get(n) for n in names))
+
+
+def _by_name(name: str) -> Ruleset:
+    """How a Ruleset is unpickled (a worker process builds its own)."""
+    return ruleset(name)
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """One ruleset as every part of riftasp reads it: its name and lineage (itself, then the
+    ruleset it extends, ...), its manifest's data and its plugin's Python side. Two values of
+    one name are equal; pickled, a value travels as its name."""
+
+    name: str
+    lineage: tuple[str, ...]
+    plugins: tuple[ModuleType | None, ...] = field(repr=False)  # one per member of the lineage
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ruleset) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash((Ruleset, self.name))
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[Callable[[str], Ruleset], tuple[str]]:
+        return _by_name, (self.name,)
+
+    # --- its manifest's data (riftasp/resources.py, riftasp/ruleset_data.py) ---------------------
+
+    @cached_property
+    def manifest(self) -> dict[str, Any]:
+        return manifest(self.name)
+
+    @cached_property
+    def folder(self) -> Path:
+        return ruleset_folder(self.name)
+
+    @property
+    def procedure(self) -> str:
+        return self.manifest["procedure"]
+
+    @property
+    def readings(self) -> dict[str, Any]:
+        """The manifest's `[readings]`: the choices its rules leave open, as this ruleset makes them."""
+        return self.manifest.get("readings", {})
+
+    @property
+    def encoding_files(self) -> list[Path]:
+        """Exactly the files its manifest names (riftasp/resources.py, `encoding_files`);
+        UnsupportedRuleset when some are not written yet."""
+        return encoding_files(self.name)
+
+    def encoding_statements(self, logger: Logger | None = None) -> list[Any]:
+        """Its encoding files' statements as clingo.ast parses them (riftasp/resources.py)."""
+        return encoding_statements(self.name, logger)
+
+    @property
+    def plan(self) -> dict[str, Any]:
+        """Its procedure's plan: its files and the ground calls the solver makes."""
+        return procedure(self.name)
+
+    @property
+    def inputs(self) -> list[str]:
+        """The predicates Python writes for it (its manifest's `[encoding] input`)."""
+        return list(self.manifest.get("encoding", {}).get("input", self.manifest.get("input", [])))
+
+    @cached_property
+    def operations(self) -> tuple[str, ...]:
+        """The operations its layer table names (as the encoding's terms name them), in order."""
+        return tuple(layer_operations(self.name))
+
+    @cached_property
+    def condition_kinds(self) -> tuple[str, ...]:
+        """The kinds of condition its boards may name (its manifest's `[encoding] conditions`)."""
+        return tuple(self.manifest["encoding"].get("conditions", ()))
+
+    @cached_property
+    def filter_kinds(self) -> tuple[str, ...]:
+        """The kinds of filter its boards may name (its manifest's `[encoding] filters`)."""
+        return tuple(self.manifest["encoding"].get("filters", ()))
+
+    @property
+    def has_realm(self) -> bool:
+        """Whether its boards stand on a grid (its manifest's `[realm]`)."""
+        return "realm" in self.manifest
+
+    @cached_property
+    def layers(self) -> tuple[Stage, ...]:
+        return layer_table(self.name)
+
+    @cached_property
+    def families(self) -> dict[str, tuple[str, ...]]:
+        return characteristic_families(self.name)
+
+    @cached_property
+    def keywords(self) -> KeywordRules:
+        return keyword_rules(self.name)
+
+    @cached_property
+    def vocabulary(self) -> BoardVocabulary:
+        return board_vocabulary(self.name)
+
+    # --- its plugin's ----------------------------------------------------------------------------
+
+    def value(self, attribute: str, default: Any = None) -> Any:
+        """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
+        for plugin in self.plugins:
+            if plugin is not None and hasattr(plugin, attribute):
+                return getattr(plugin, attribute)
+        return default
+
+    def own(self, attribute: str, default: Any = None) -> Any:
+        """A plugin attribute of the ruleset itself, never taken from the ruleset it extends (what
+        restates a layer table, as an invariant checker does, does not hold for a variant)."""
+        return getattr(self.plugins[0], attribute, default)
+
+    def _giving(self, attribute: str) -> ModuleType | None:
+        return next((p for p in self.plugins if p is not None and hasattr(p, attribute)), None)
+
+    @cached_property
+    def object_fields(self) -> tuple[ObjectField, ...]:
+        """Its own object keys (its plugin's OBJECT_FIELDS)."""
+        return tuple(self.value("OBJECT_FIELDS", ()))
+
+    @cached_property
+    def output_fields(self) -> tuple[OutputField, ...]:
+        """The characteristics it reports besides the core ones, in the JSON's order: its plugin's
+        `OUTPUT`, or, without one, every characteristic of its manifest's families as it is
+        (single-valued, numeric, then set-valued, each in the manifest's order)."""
+        given = self.value("OUTPUT")
+        if given is not None:
+            return tuple(given)
+        table = self.manifest.get("characteristics", {})
+        kinds = (("single_valued", "value"), ("numeric", "number"), ("set_valued", "set"))
+        return tuple(OutputField(name, kind) for family, kind in kinds for name in table.get(family, ()))
+
+    @cached_property
+    def output_order(self) -> OutputOrder:
+        """The order people read its output in, every part filled in."""
+        keys = tuple(f.key for f in self.output_fields)
+        # A variant's order goes with the fields it reports: from the plugin that gives them.
+        given = getattr(self._giving("OUTPUT"), "OUTPUT_ORDER", OutputOrder())
+        order = OutputOrder(
+            table=given.table or keys + CORE_SHOWN,
+            result=given.result or keys + CORE_SHOWN,
+            diff=given.diff or CORE_CHANGES[:1] + keys + CORE_CHANGES[1:],
+        )
+        for part, core in ((order.table, CORE_SHOWN), (order.result, CORE_SHOWN), (order.diff, CORE_CHANGES)):
+            unknown = set(part) - set(keys) - set(core)
+            if unknown:
+                raise ValueError(f"ruleset {self.name}: OUTPUT_ORDER names no output field {sorted(unknown)}")
+        return order
+
+    def checker(self) -> Callable[..., Any] | None:
+        """Its own invariant checker (its plugin's `checker()`), or None."""
+        make = self.own("checker")
+        return make() if make is not None else None
+
+    def declarative(self) -> ModuleType | None:
+        """The module of its own declarative checker (its plugin's `declarative()`), or None."""
+        make = self.own("declarative")
+        return make() if make is not None else None
+
+    def reference(self) -> Any:
+        """Its ruleset for the reference engine (its plugin's, or its base's, `reference_ruleset`)."""
+        make = self.value("reference_ruleset")
+        if make is None:
+            raise UnsupportedRuleset(f"the reference engine has no ruleset {self.name!r}")
+        return make(self)
+
+    def board_strategy(self, profile: Any) -> Any:
+        """Its board generators (a hypothesis strategy), or None."""
+        make = self.value("board_strategy")
+        return make(profile, self) if make is not None else None
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
     """A registry: the shared entries, then every plugin's `attribute`, by name; one name may not
     be given two meanings."""
     entries: dict[str, T] = {}
-    for entry in (*shared, *(e for plugin in PLUGINS.values() for e in getattr(plugin, attribute, ()))):
+    for entry in (*shared, *(e for plugin in plugins().values() for e in getattr(plugin, attribute, ()))):
         name = name_of(entry)
         if name in entries and entries[name] != entry:
             raise ValueError(f"two {attribute.lower()} are called {name!r}")
@@ -74,71 +302,17 @@ def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str])
     return entries
 
 
-def _giving(ruleset: str, attribute: str) -> ModuleType | None:
-    """The plugin of the ruleset, or of the nearest ruleset it extends, that gives `attribute`."""
-    for name in lineage(ruleset):
-        if name in PLUGINS and hasattr(PLUGINS[name], attribute):
-            return PLUGINS[name]
-    return None
+def field_groups() -> dict[str, str]:
+    """Every ruleset's grouped fields (key -> group): findings are grouped without knowing the
+    board's ruleset (riftasp/signature.py)."""
+    return {f.key: f.group for plugin in plugins().values() for f in getattr(plugin, "OUTPUT", ()) if f.group}
 
 
-def plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
-    """A plugin attribute of the ruleset, or of the nearest ruleset it extends that gives it."""
-    return getattr(_giving(ruleset, attribute), attribute, default)
-
-
-def own_plugin_value(ruleset: str, attribute: str, default: Any) -> Any:
-    """A plugin attribute of the ruleset itself, never taken from the ruleset it extends (what
-    restates a layer table, as an invariant checker, does not hold for a variant of it)."""
-    return getattr(PLUGINS.get(ruleset), attribute, default)
+def all_rulesets() -> list[Ruleset]:
+    """Every ruleset riftasp knows, as values."""
+    return [ruleset(name) for name in known()]
 
 
 def rulesets_with(attribute: str) -> list[str]:
     """The rulesets whose own plugin gives `attribute`."""
-    return [name for name in rulesets() if own_plugin_value(name, attribute, None) is not None]
-
-
-def object_fields(ruleset: str) -> tuple[ObjectField, ...]:
-    """The ruleset's own object keys (its plugin's OBJECT_FIELDS)."""
-    return tuple(plugin_value(ruleset, "OBJECT_FIELDS", ()))
-
-
-# The ruleset of a board (riftasp/model.py `Board.ruleset`) or a result without one.
-DEFAULT_RULESET = model.DEFAULT_RULESET
-
-
-@cache
-def output_fields(ruleset: str) -> tuple[OutputField, ...]:
-    """The characteristics the ruleset reports besides the core ones, in the JSON's order: its
-    plugin's `OUTPUT`, or, without one, every characteristic of its manifest's families as it is
-    (single-valued, numeric, then set-valued, each in the manifest's order)."""
-    given = plugin_value(ruleset, "OUTPUT", None)
-    if given is not None:
-        return tuple(given)
-    families = manifest(ruleset).get("characteristics", {}) if ruleset in rulesets() else {}
-    kinds = (("single_valued", "value"), ("numeric", "number"), ("set_valued", "set"))
-    return tuple(OutputField(name, kind) for family, kind in kinds for name in families.get(family, ()))
-
-
-@cache
-def output_order(ruleset: str) -> OutputOrder:
-    """The order people read the ruleset's output in, every part filled in."""
-    keys = tuple(f.key for f in output_fields(ruleset))
-    # A variant's order goes with the fields it reports: from the plugin that gives them.
-    given = getattr(_giving(ruleset, "OUTPUT"), "OUTPUT_ORDER", OutputOrder())
-    order = OutputOrder(
-        table=given.table or keys + CORE_SHOWN,
-        result=given.result or keys + CORE_SHOWN,
-        diff=given.diff or CORE_CHANGES[:1] + keys + CORE_CHANGES[1:],
-    )
-    for part, core in ((order.table, CORE_SHOWN), (order.result, CORE_SHOWN), (order.diff, CORE_CHANGES)):
-        unknown = set(part) - set(keys) - set(core)
-        if unknown:
-            raise ValueError(f"ruleset {ruleset}: OUTPUT_ORDER names no output field {sorted(unknown)}")
-    return order
-
-
-def field_groups() -> dict[str, str]:
-    """Every ruleset's grouped fields (key -> group): findings are grouped without knowing the
-    board's ruleset (riftasp/signature.py)."""
-    return {f.key: f.group for plugin in PLUGINS.values() for f in getattr(plugin, "OUTPUT", ()) if f.group}
+    return [name for name in known() if ruleset(name).own(attribute) is not None]

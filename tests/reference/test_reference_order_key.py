@@ -50,7 +50,7 @@ def test_slots_count_every_slot_in_board_order():
          "rules_text": [{"id": "gr", "op": PLUS}], "effect_text": [{"id": "ge", "op": PLUS}]}  # fmt: skip
     v = unit("v", buff=True, buff_since=3)
     effects = [ongoing("e1", PLUS, {"ids": ["v"]}, 9), ongoing("e2", PLUS, {"ids": ["u", "v"]}, 9)]
-    a = analyse(load(board(u, g, v, effects=effects)), ruleset("riftbound"))
+    a = analyse(load(board(u, g, v, effects=effects)), ruleset(load(board(u, g, v, effects=effects)).ruleset))
     held = a.initial["u"].held
     assert set(held) == {"r1", "r2", "ge"}  # the gear's own text is inactive while attached
     assert a.ability("u", held["r1"]).key == (2, 0, 0, 0, 0)  # the holder's since

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model import GameObject
-from ...ruleset_data import characteristic_families
 from .chars import EVERY, Char
 from .state import EMPTY, HeldAbility, ObjState, new_state, printed_keywords
 
@@ -26,8 +25,8 @@ class Families:
     copied_members: tuple[str, ...]
 
     @classmethod
-    def of(cls, ruleset: str) -> Families:
-        table = characteristic_families(ruleset)
+    def of(cls, table: Mapping[str, tuple[str, ...]]) -> Families:
+        """From a ruleset's characteristic families (`Ruleset.families`)."""
         single = table.get("single_valued", ())
         numeric = table.get("numeric", ())
         sets = table.get("set_valued", ())

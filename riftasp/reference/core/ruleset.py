@@ -2,8 +2,8 @@
 families, keyword rules) and its own operations, conditions, printed values, kinds of instance
 and output.
 
-A ruleset is a subclass (riftasp/rulesets/riftbound/reference/), registered by name in
-riftasp/reference/registry.py.
+A ruleset is a subclass (riftasp/rulesets/riftbound/reference/), given by its ruleset's plugin
+(`reference_ruleset`, riftasp/rulesets/).
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...listing import Slot
 from ...model import Board, Effect, GameObject, Operation
-from ...resources import manifest
 from ...result import Characteristics
-from ...ruleset_data import KeywordRules, Stage, keyword_rules, layer_table
+from ...ruleset_data import KeywordRules, Stage
 from . import catalogue
 from .chars import Char
 from .conditions import Check, ConditionKind
@@ -25,6 +24,7 @@ from .operators import Operator
 from .state import KeywordInstance, ObjState
 
 if TYPE_CHECKING:
+    from ...rulesets import Ruleset as RulesetValue
     from .layout import Layout
 
 
@@ -36,12 +36,12 @@ class Ruleset:
     # What a filter asks about the target's sets: (Filter field, set-valued characteristic).
     filter_members: tuple[tuple[str, str], ...]
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.procedure: str = manifest(name)["procedure"]
-        self.rules: KeywordRules = keyword_rules(name)
-        self.families = Families.of(name)
-        self.stages: tuple[Stage, ...] = layer_table(name)
+    def __init__(self, ruleset: RulesetValue) -> None:
+        self.name = ruleset.name
+        self.procedure: str = ruleset.procedure
+        self.rules: KeywordRules = ruleset.keywords
+        self.families = Families.of(ruleset.families)
+        self.stages: tuple[Stage, ...] = ruleset.layers
         self.operators = catalogue.operators(self)
 
     def stage_of(self, operation: str) -> int:

@@ -13,11 +13,35 @@ rechecked or withdrawn.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ...model import Board
 from ...result import Application, Resolution
-from ...rulesets.sorcery.reference.rules import AFTER, BEFORE_GRANTING, BEFORE_REMOVING, IN, Instance, Position, World, apply
+
+# The rules a ruleset gives this procedure (`rules`: riftasp/rulesets/sorcery/reference/ is one):
+# its layer names and stages, `world(board)` (the calculation's state: the instances that exist
+# now, each one's position judged now, which one of those due is picked, its targets, whether
+# it holds on one, and `apply(inst, oid)`), and each object's output. Its instances and world
+# are its own; this module reads them only through those names.
+Instance = Any
+World = Any
+
+# Phases of a layer (docs/semantics-sorcery.md §1, Positions).
+BEFORE_REMOVING, BEFORE_GRANTING, IN, AFTER = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Position:
+    layer: int
+    phase: int
+    rank: int = 0  # the stage within the layer (layer 6's sublayers)
+
+    def __lt__(self, other: Position) -> bool:
+        return (self.layer, self.phase, self.rank) < (other.layer, other.phase, other.rank)
+
+    def __le__(self, other: Position) -> bool:
+        return (self.layer, self.phase, self.rank) <= (other.layer, other.phase, other.rank)
 
 PHASE_WORDS = {BEFORE_REMOVING: "before", BEFORE_GRANTING: "before", AFTER: "after"}
 
@@ -71,7 +95,7 @@ def resolve(board: Board, rules: Any) -> Resolution:
                     continue
                 step += 1
                 world.note_applied(inst.uid)
-                characteristic, before, after, said = apply(world, inst, oid)
+                characteristic, before, after, said = world.apply(inst, oid)
                 applied.setdefault(oid, []).append(
                     _application(rules, world, inst, oid, slot, step, labels, notes, pick.depends_on,
                                  characteristic, before, after, said)

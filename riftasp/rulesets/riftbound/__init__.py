@@ -8,21 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...kinds import BOOLEAN, INTEGER, TEXT, one_of
-from ...ruleset_data import BoardVocabulary
+from ...ruleset_data import board_vocabulary
 from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
-# The words its boards use (riftasp/ruleset_data.py, `board_vocabulary`): card types, zones (and
-# which are on the board, where objects are calculated), statuses (attacking and defending not
-# both), what is attached (gear, which has Effect Text) and to what.
-BOARD = BoardVocabulary(
-    card_types=("unit", "gear", "spell", "rune", "legend", "battlefield", "token"),
-    zones=("base", "battlefield", "hand", "deck", "trash", "banishment"),
-    board_zones=("base", "battlefield"),
-    statuses=("attacking", "defending"),
-    exclusive_statuses=(("attacking", "defending"),),
-    attachable=("gear",),
-    bearers=("unit", "token"),
-)
+BOARD = board_vocabulary("riftbound")  # its manifest's [board]
 
 # Printed Might; a buff counter (+1 Might from its timestamp, `buff_since`, else the object's
 # `since`); a gear's Might Bonus, added to the unit it is attached to.
@@ -72,13 +61,21 @@ OUTPUT_ORDER = OutputOrder(
 )
 
 
-def board_strategy(profile: Any, ruleset: str) -> Any:
-    """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled `ruleset`: a
-    variant that extends Riftbound is fuzzed with Riftbound's boards."""
+def board_strategy(profile: Any, ruleset: Any) -> Any:
+    """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled with `ruleset`'s
+    name: a variant that extends Riftbound is fuzzed with Riftbound's boards."""
     # Imported here: hypothesis is only needed to fuzz.
     from .strategies import boards
 
-    return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset})
+    return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset.name})
+
+
+def reference_ruleset(ruleset: Any) -> Any:
+    """Its ruleset for the reference engine (riftasp/rulesets/riftbound/reference/), for
+    `ruleset` (Riftbound or a variant of it)."""
+    from .reference import Riftbound
+
+    return Riftbound(ruleset)
 
 
 def checker() -> Any:
@@ -86,3 +83,10 @@ def checker() -> Any:
     from .check import check_report
 
     return check_report
+
+
+def declarative() -> Any:
+    """Its declarative checker, what the rules allow (riftasp/rulesets/riftbound/check/declarative.py)."""
+    from .check import declarative as module
+
+    return module

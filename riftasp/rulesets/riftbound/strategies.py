@@ -46,7 +46,7 @@ from ...conditions import CONDITIONS
 from .keywords import BONUS, SUMMING
 from ...operations import OPERATIONS, Param
 from ...profile import Profile
-from ...resources import layer_operations, manifest
+from ...rulesets import ruleset
 
 PLAYERS = ("alice", "bob")
 # Summing (Shield, Assault: a Might bonus in combat; Deflect) and non-summing (Ganking, Tank).
@@ -80,10 +80,11 @@ def _weighted(names_and_weights: list[tuple[str, int]]) -> tuple[str, ...]:
 # hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
 # The generators draw Riftbound boards: its operations and conditions only.
 _RULESET = "riftbound"
-_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values() if spec.functor in layer_operations(_RULESET)])
+_RULES = ruleset(_RULESET)
+_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values() if spec.functor in _RULES.operations])
 # Condition kinds, as often as their weights in the registry (riftasp/conditions/).
 _CONDITIONS = _weighted([(spec.kind, spec.weight) for spec in CONDITIONS.values()
-                         if spec.kind in manifest(_RULESET)["encoding"]["conditions"]])
+                         if spec.kind in _RULES.condition_kinds])
 EFFECT_KEY_ORDER = ("id", "op", "target", "conditions", "timestamp", "controller", "source")
 _DEFAULT = Profile()
 
@@ -93,7 +94,7 @@ def _card_uses(name: str) -> frozenset[str]:
     """The operations and profile features a library card's printed fields and text use."""
     from ...cards import library
 
-    card = library("riftbound")[name]
+    card = library(_RULES)[name]
     effects = [e for _, e in (*card.rules_text, *card.effect_text)]
     uses = {e.op.name for e in effects} | {"cards"}
     if card.card_type == "gear":

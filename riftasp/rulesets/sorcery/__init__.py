@@ -28,7 +28,7 @@ def realm_size(board: Any = None) -> tuple[int, int]:
     [realm]."""
     if board is not None and board.realm is not None:
         return board.realm
-    realm = manifest(NAME).get("realm", {})
+    realm = (manifest(NAME) if board is None else board.ruleset.manifest).get("realm", {})
     return realm.get("rows", 4), realm.get("columns", 5)
 
 
@@ -157,12 +157,14 @@ def check_object(board: Any, obj: Any, path: str) -> None:
             raise Invalid(key_path(path, "row"), f"two sites at row {obj.row}, column {obj.column}: {shown(other.id)} and {shown(obj.id)}")
 
 
-def reference_ruleset() -> Any:
+def reference_ruleset(ruleset: Any) -> Any:
+    """Its ruleset for the reference engine (riftasp/rulesets/sorcery/reference/), for `ruleset`
+    (Sorcery or a variant of it)."""
     # Imported here: riftasp loads plugins while building its registries, before the reference
     # engine's modules.
     from .reference import Sorcery
 
-    return Sorcery()
+    return Sorcery(ruleset)
 
 
 def checker() -> Any:
@@ -179,7 +181,7 @@ def declarative() -> Any:
     return declarative_sorcery
 
 
-def board_strategy(profile: Any, ruleset: str) -> Any:
+def board_strategy(profile: Any, ruleset: Any) -> Any:
     """Its board generators for `riftasp fuzz --ruleset sorcery` (riftasp/rulesets/sorcery/strategies.py)."""
     # Imported here: hypothesis is only needed to fuzz.
     from .strategies import board_strategy as strategy

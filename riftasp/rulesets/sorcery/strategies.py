@@ -415,7 +415,7 @@ def _effects(draw: Any, theme: dict[str, Any], objects: list[dict[str, Any]], pr
     return effects
 
 
-def board_strategy(profile: Any, ruleset: str) -> Any:
-    """The plugin's generators (riftasp/rulesets/sorcery/__init__.py): boards labelled `ruleset`, so a
-    variant that extends Sorcery is fuzzed with Sorcery's boards."""
-    return sorcery_boards(profile=profile, ruleset=ruleset)
+def board_strategy(profile: Any, ruleset: Any) -> Any:
+    """The plugin's generators (riftasp/rulesets/sorcery/__init__.py): boards labelled with
+    `ruleset`'s name, so a variant that extends Sorcery is fuzzed with Sorcery's boards."""
+    return sorcery_boards(profile=profile, ruleset=ruleset.name)

@@ -36,18 +36,13 @@ import clingo
 from ....facts import board_facts
 from ....model import Board
 from ....resources import encodings_folder
-from ... import own_plugin_value, rulesets_with
-from ....ruleset_data import board_vocabulary, keyword_rules, layer_table
 from ....terms import quote
 from ....check.contract import read_view
+from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdict, solve_claim,  # noqa: F401
+                                    unknown_kind, TIME_LIMIT)
 from ....check.report import Report, Violation, show
 
-DECLARATIVE = "rules-allow"
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
-# The rulesets this module judges itself; another ruleset's plugin may give a module of its own
-# (`declarative()`, riftasp/rulesets/: its `unsupported(board)` and `examine(board, resolution,
-# time_limit)`, which gives a Verdict).
-RULESETS = ("riftbound",)
 # What the program knows: every operation, condition and filter of Riftbound's boards.
 OPERATIONS = frozenset({
     "plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might", "set_controller",
@@ -60,9 +55,6 @@ FILTERS = frozenset({"type", "card_type", "relation", "tag", "zone", "location",
 # on generated boards: 30 applications ground and solve in about a second, 60 in ~10 s.
 MAX_APPLICATIONS = 20
 MAX_OBJECTS = 40
-# Wall-clock budget of one solver question; when it runs out the question is skipped, never
-# answered.
-TIME_LIMIT = 20.0
 
 KINDS = {
     "eligible": "applied only while it exists, targets its object and meets its conditions",
@@ -96,84 +88,11 @@ class State:
                 "abilities": sorted(self.abilities), "name": self.name}  # fmt: skip
 
 
-@dataclass
-class Calculation:
-    """A model: the calculation (application names in order), the invariants it breaks and its
-    final state."""
-
-    order: list[tuple[str, str]]  # (instance name, object)
-    broken: list[tuple[str, str, str]]  # (kind, instance name, object)
-    states: dict[str, State]
-
-
-@dataclass
-class Verdict:
-    """What the declarative checker found about one board (and one resolution)."""
-
-    skipped: str | None = None  # why it did not run
-    consistent: bool | None = None  # does the board have a consistent state (None: not known)
-    example: Calculation | None = None  # one consistent calculation
-    claim_consistent: bool | None = None  # is the resolution's state a consistent state
-    closest: Calculation | None = None  # a calculation giving the claimed state, fewest broken
-    violations: list[Violation] = field(default_factory=list)
-    questions: int = 0
-    applications: int = 0
-    atoms: int = 0
-    seconds: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "skipped": self.skipped,
-            "consistent_state_exists": self.consistent,
-            "consistent_state": None if self.example is None else
-            {o: s.to_json() for o, s in sorted(self.example.states.items())},
-            "calculation": None if self.example is None else [f"{n} -> {o}" for n, o in self.example.order],
-            "claim_consistent": self.claim_consistent,
-            "applications": self.applications,
-            "ground_atoms": self.atoms,
-        }  # fmt: skip
-
-    def summary(self) -> str:
-        if self.skipped:
-            return f"rules allow: not judged ({self.skipped})"
-        exists = {True: "the board has a consistent state", False: "the board has NO consistent state (a paradox)",
-                  None: "whether the board has a consistent state is not known"}[self.consistent]
-        # (On a board without one, the claim is judged with its reported paradox's effects left
-        # out: what a legal calculation reaches when they never apply.)
-        one = "one" if self.consistent is not False else "what the rules reach without its paradox's effects"
-        claim = {True: f"the resolution's state is {one}", False: f"the resolution's state is not {one}",
-                 None: "the resolution's state was not judged"}[self.claim_consistent]
-        return f"rules allow: {exists}; {claim} ({self.applications} applications, {self.atoms} ground atoms)"
-
-
 # ---- facts --------------------------------------------------------------------------------
-
-
-def unknown_kind(board: Board, operations: frozenset, conditions: frozenset, filters: frozenset) -> str | None:
-    """The first operation, condition or filter of the board's effects a declarative program
-    does not know (it would judge such a board wrongly), said; or None."""
-    effects = [e for o in board.objects for e in (*o.rules_text, *o.effect_text)] + list(board.effects)
-    for e in effects:
-        if e.op.name not in operations:
-            return f"operation {e.op.name!r} is unknown to the declarative checker"
-        for c in e.conditions:
-            if c.kind not in conditions:
-                return f"condition {c.kind!r} is unknown to the declarative checker"
-        if e.target.filter is not None:
-            for key, _ in e.target.filter.params:
-                if key not in filters:
-                    return f"filter {key!r} is unknown to the declarative checker"
-    return None
 
 
 def unsupported(board: Board) -> str | None:
     """Why the declarative checker does not judge this board, or None."""
-    other = _elsewhere(board.ruleset)
-    if other is not None:
-        return other.unsupported(board)
-    if board.ruleset not in RULESETS:
-        known = ", ".join((*RULESETS, *rulesets_with("declarative")))
-        return f"the {board.ruleset} ruleset has no declarative checker (rulesets with one: {known})"
     unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
     if unknown is not None:
         return unknown
@@ -185,10 +104,10 @@ def unsupported(board: Board) -> str | None:
 
 
 def ruleset_facts(board: Board) -> str:
-    lines = [f"board_zone({z})." for z in board_vocabulary(board.ruleset).board_zones]
-    for stage in layer_table(board.ruleset):
+    lines = [f"board_zone({z})." for z in board.ruleset.vocabulary.board_zones]
+    for stage in board.ruleset.layers:
         lines += [f"stage_rank({op},{stage.rank})." for op in stage.operations]
-    rules = keyword_rules(board.ruleset)
+    rules = board.ruleset.keywords
     lines += [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{s})." for k, s in rules.bonus.items()]
     return "\n".join(lines) + "\n"
@@ -348,72 +267,7 @@ class Program:
         return found, (None if best is None else decode(best, self.objects))
 
 
-def solve_claim(ctl: clingo.Control, claim: bool, relax: bool,
-                deadline: float) -> tuple[bool | None, list[clingo.Symbol] | None]:
-    """One question of a guess-and-check program with the externals `claim_on` and `relax`:
-    (True, the best model's shown symbols) / (False, None) when it has none / (None, None) when
-    the time ran out or, relaxed, the optimum was not proven (not an answer). Sorcery's program
-    (riftasp/rulesets/sorcery/check/declarative.py) asks the same way."""
-    ctl.assign_external(clingo.Function("claim_on"), claim)
-    ctl.assign_external(clingo.Function("relax"), relax)
-    best: list[clingo.Symbol] | None = None
-
-    def on_model(model: clingo.Model) -> None:
-        nonlocal best
-        best = list(model.symbols(shown=True))
-
-    with ctl.solve(on_model=on_model, async_=True) as handle:
-        if not handle.wait(max(0.0, deadline - time.monotonic())):
-            handle.cancel()
-            return None, None
-        result = handle.get()
-    if result.unsatisfiable:
-        return False, None
-    if best is None or (relax and not result.exhausted):
-        return None, None
-    return True, best
-
-
-def consistent_states(board: Board, time_limit: float = TIME_LIMIT) -> tuple[bool | None, dict[str, State] | None]:
-    """Whether `board` has a consistent state, and one (object -> final characteristics);
-    (None, None) when the board is not judged (another ruleset, over the size bound, out of
-    time)."""
-    verdict = examine(board, None, time_limit)
-    return verdict.consistent, (verdict.example.states if verdict.example else None)
-
-
-def judge(board: Board, resolution: Any, time_limit: float = TIME_LIMIT) -> Report:
-    """The declarative checker's violations of `resolution` (the output contract as parsed JSON)
-    of `board`, as a Report (`verdict` holds the details)."""
-    verdict = examine(board, resolution, time_limit)
-    report = Report()
-    add_verdict(report, verdict)
-    return report
-
-
-def add_verdict(report: Report, verdict: Verdict) -> None:
-    report.violations.extend(verdict.violations)
-    report.checked += verdict.questions
-    if verdict.skipped:
-        report.skipped.append(f"what the rules allow (declarative check): {verdict.skipped}")
-    report.declarative = verdict  # type: ignore[attr-defined]
-
-
-def add_to_report(board: Board, resolution: Any, report: Report, time_limit: float = TIME_LIMIT) -> None:
-    """The declarative part of `riftasp check` added to `report` (riftasp/check/__init__.py)."""
-    add_verdict(report, examine(board, resolution, time_limit))
-
-
-def _elsewhere(ruleset: str) -> Any:
-    """The declarative checker the ruleset's own plugin gives (None: none, or this module's)."""
-    make = own_plugin_value(ruleset, "declarative", None)
-    return None if make is None else make()
-
-
 def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT) -> Verdict:
-    other = _elsewhere(board.ruleset)
-    if other is not None:
-        return other.examine(board, resolution, time_limit)
     start = time.monotonic()
     deadline = start + time_limit
     verdict = Verdict()

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ....model import Board, Effect, GameObject
-from ....ruleset_data import keyword_rules
 
 # §1: the stage of each operation (rank), and the layer / sublayer a trace row names for it.
 STAGE_OF_OP = {
@@ -76,7 +75,7 @@ class BoardIndex:
         self.objects: dict[str, GameObject] = {o.id: o for o in board.objects}
         self.order = [o.id for o in board.objects]
         self.on_board = frozenset(o.id for o in board.objects if o.on_board)
-        rules = keyword_rules(board.ruleset)
+        rules = board.ruleset.keywords
         self.summing = rules.summing
         self.bonus = dict(rules.bonus)  # keyword -> status
         # Conditions are judged again in the final state unless the board's reading judges them

@@ -4,7 +4,7 @@ Ruleset) with its operations, conditions, characteristics and kinds of instance.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....listing import Slot, all_slots
 from ....model import Board, GameObject
@@ -18,14 +18,17 @@ from . import instances
 from .characteristics import TAGS, TYPES, characteristics, printed
 from .conditions import CONDITIONS
 
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset as RulesetValue
+
 
 class Riftbound(Ruleset):
     conditions = CONDITIONS
     filter_members = (("card_type", TYPES), ("tag", TAGS))
 
-    def __init__(self, name: str = "riftbound") -> None:
-        # Another name: a variant whose manifest extends Riftbound's (riftasp/resources.py).
-        super().__init__(name)
+    def __init__(self, ruleset: RulesetValue) -> None:
+        # (A variant's manifest may extend Riftbound's: riftasp/resources.py.)
+        super().__init__(ruleset)
         # Buffs, Might Bonuses and keyword bonuses are all increases by an amount they state.
         self.plus = self.operators["plus"]
 

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....model import Board, Effect, GameObject
-from ....resources import manifest
-from ....ruleset_data import layer_table
 
 # Operations that remove every ability (§3) and those an artifact's bearer ability applies to the
 # bearer directly, being ability adding themselves (§3: not a grant of an ability).
@@ -54,7 +52,7 @@ class SorceryBoard:
         self.effects = {e.id: e for e in board.effects}
         self.copies = [e for e in (*board.effects, *(t for o in board.objects for t in (*o.rules_text, *o.effect_text)))
                        if e.op.name == "copy" and e.op.of in self.objects]  # fmt: skip
-        self.readings = manifest(board.ruleset).get("readings", {})
+        self.readings = board.ruleset.readings
         # Lookups made once (each was a pass over the board per question: the check of a realm of
         # 1,000 objects spent most of its time in them).
         self.carried: dict[str, list[GameObject]] = {}
@@ -75,7 +73,7 @@ class SorceryBoard:
             square = self.square(oid)
             if square is not None:
                 self.standing.setdefault(square, []).append(oid)
-        stages = layer_table(board.ruleset)
+        stages = board.ruleset.layers
         self.layers: list[str] = []
         for stage in stages:
             if stage.layer not in self.layers:

@@ -27,10 +27,9 @@ from typing import Any
 import clingo
 
 from ....model import Board, Effect
-from ....resources import encodings_folder, manifest
-from ....ruleset_data import layer_table
+from ....resources import encodings_folder
 from ....terms import quote
-from ...riftbound.check.declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
+from ....check.declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
 from ....check.report import Report, Violation, show
 from .board import SorceryBoard
 from .view import read_view
@@ -140,7 +139,7 @@ class Facts:
         self.objects = {o.id: o for o in board.objects}
         self.realm = [o.id for o in board.objects if o.zone == "realm"]
         self.in_realm = set(self.realm)
-        self.readings = manifest(board.ruleset).get("readings", {})
+        self.readings = board.ruleset.readings
         self._positions()
         self.insts: dict[str, Inst] = {}
         self.held_names: dict[tuple[str, str], str] = {}  # (object, ability name) -> term
@@ -153,7 +152,7 @@ class Facts:
         layers: list[str] = []
         self.natural: dict[str, int] = {}
         index: dict[str, int] = {}
-        for stage in layer_table(self.board.ruleset):
+        for stage in self.board.ruleset.layers:
             if stage.layer not in layers:
                 layers.append(stage.layer)
             n = layers.index(stage.layer) + 1
@@ -447,7 +446,7 @@ def affinity(obj: Any) -> dict[str, int]:
 
 def unsupported(board: Board) -> str | None:
     """Why the checker does not judge this board, or None."""
-    if board.ruleset != RULESET:
+    if board.ruleset.name != RULESET:
         return f"the {board.ruleset} ruleset has no declarative checker of its own"
     unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
     if unknown is not None:
@@ -579,23 +578,6 @@ class Program:
         """(True, the best model) / (False, None) / (None, None) when the time ran out."""
         found, best = solve_claim(self.ctl, claim, relax, deadline)
         return found, (None if best is None else decode(best, self.objects, self.keepers))
-
-
-def consistent_states(board: Board, time_limit: float = TIME_LIMIT) -> tuple[bool | None, dict[str, State] | None]:
-    """Whether the program finds a consistent state of `board`, and one (object in the realm ->
-    final characteristics); (None, None) when the board is not judged."""
-    verdict = examine(board, None, time_limit)
-    return verdict.consistent, (verdict.example.states if verdict.example else None)
-
-
-def judge(board: Board, resolution: Any, time_limit: float = TIME_LIMIT) -> Report:
-    """The violations of `resolution` (the output contract as parsed JSON) of the Sorcery `board`
-    that no calculation the rules allow avoids, as a Report (`declarative` holds the verdict)."""
-    from ...riftbound.check.declarative import add_verdict
-
-    report = Report()
-    add_verdict(report, examine(board, resolution, time_limit))
-    return report
 
 
 def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT, explain: bool = True) -> Verdict:

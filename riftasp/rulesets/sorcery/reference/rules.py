@@ -12,10 +12,12 @@ from typing import Any
 
 from ....model import Board, Effect, GameObject
 from ....reference.core.graph import strongly_connected_components
+from riftasp.reference.procedures.layered import AFTER, BEFORE_GRANTING, BEFORE_REMOVING, IN, Position
+
 from .realm import Realm
 
-# Phases of a layer (docs/semantics-sorcery.md §1, Positions).
-BEFORE_REMOVING, BEFORE_GRANTING, IN, AFTER = 0, 1, 2, 3
+__all__ = ["AFTER", "BEFORE_GRANTING", "BEFORE_REMOVING", "IN", "Position"]  # (read here by the rules)
+
 ABILITY_REMOVING, CONTROL, ABILITY_ADDING = 3, 4, 5
 # The last layer that changes what a condition reads (§4): controller 4; keywords, abilities 5;
 # power 6. `lacks_adjacent_ally_with` reads controllers and keywords.
@@ -24,19 +26,6 @@ REMOVING = ("silence", "disable", "lose_all_abilities")
 # Operations that are the grant themselves when an artifact gives them to its bearer (§3).
 GRANTING = ("gain_keywords", "gain_linked_printed")
 LAST = 10**9  # an entry order not given sorts after the given ones
-
-
-@dataclass(frozen=True)
-class Position:
-    layer: int
-    phase: int
-    rank: int = 0  # the stage within the layer (layer 6's sublayers)
-
-    def __lt__(self, other: Position) -> bool:
-        return (self.layer, self.phase, self.rank) < (other.layer, other.phase, other.rank)
-
-    def __le__(self, other: Position) -> bool:
-        return (self.layer, self.phase, self.rank) <= (other.layer, other.phase, other.rank)
 
 
 @dataclass(frozen=True)
@@ -97,6 +86,11 @@ class Pick:
 
 class World:
     """One board's calculation state under Sorcery's rules."""
+
+    def apply(self, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
+        """Apply the effect to one object (`apply`): what riftasp/reference/procedures/layered.py
+        calls."""
+        return apply(self, inst, oid)
 
     def __init__(self, board: Board, ruleset: Any) -> None:
         self.board = board

@@ -8,29 +8,29 @@ procedure's (docs/semantics.md), so it does not call the core Ruleset's construc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....model import Board, GameObject
-from ....resources import manifest
 from ....result import Characteristics
-from ....ruleset_data import layer_table
-from ... import output_fields
 from ....reference.core.ruleset import Ruleset
 from .rules import ObjState, World, affinity_words, printed_affinity
+
+if TYPE_CHECKING:
+    from riftasp.rulesets import Ruleset as RulesetValue
 
 
 class Sorcery(Ruleset):
     conditions = {}
     filter_members = ()
 
-    def __init__(self, name: str = "sorcery", readings: dict[str, Any] | None = None) -> None:
-        # Another name: a variant whose manifest extends Sorcery's; `readings` overrides the
-        # manifest's [readings] (docs/semantics-sorcery.md §11).
-        self.name = name
-        data = manifest(name)
-        self.procedure: str = data["procedure"]
-        self.stages = layer_table(name)
-        self.readings: dict[str, Any] = {**data.get("readings", {}), **(readings or {})}
+    def __init__(self, ruleset: RulesetValue, readings: dict[str, Any] | None = None) -> None:
+        # A variant's manifest may extend Sorcery's; `readings` overrides the manifest's
+        # [readings] (docs/semantics-sorcery.md §11).
+        self.name = ruleset.name
+        self.output_fields = ruleset.output_fields
+        self.procedure: str = ruleset.procedure
+        self.stages = ruleset.layers
+        self.readings: dict[str, Any] = {**ruleset.readings, **(readings or {})}
         # Layers are numbered from 1 in the order the table first names them.
         self.layer_names: list[str] = []
         for stage in self.stages:
@@ -61,7 +61,7 @@ class Sorcery(Ruleset):
         return World(board, self)
 
     def characteristics(self, obj: GameObject, state: ObjState | None) -> Characteristics:
-        fields = output_fields(self.name)
+        fields = self.output_fields
         if state is None:  # outside the realm: printed values
             return Characteristics(
                 fields, name=obj.name, controller=obj.controller, power=obj.power, types=(obj.card_type,),
