@@ -122,31 +122,6 @@ def _build(atoms: list[clingo.Symbol], printed: list[ObjectField]) -> dict[str, 
 # ---- the library for people and for other engines (`riftasp cards`) ---------------------------
 
 
-def card_to_dict(card: CardDef, ruleset: Ruleset) -> dict[str, Any]:
-    """A card as the board format writes an object's printed fields (effect ids are the card's
-    keys; on a board, the object `x` holding the card has them as `x.<key>`), plus its text."""
-    from .board_io import board_to_dict
-    from .model import Board, GameObject
-
-    holder = GameObject(id="card", name=card.name, card_type=card.card_type, owner="p", controller="p",
-                        zone="base", tags=card.tags, keywords=card.keywords, params=card.params,
-                        rules_text=tuple(e for _, e in card.rules_text),
-                        effect_text=tuple(e for _, e in card.effect_text))  # fmt: skip
-    written = board_to_dict(Board(players=("p",), active_player=None, objects=(holder,), ruleset=ruleset))
-    written = written["objects"][0]
-    data: dict[str, Any] = {"name": card.name, "type": card.card_type, "tags": list(card.tags),
-                            "keywords": [str(k) for k in card.keywords]}  # fmt: skip
-    data |= {f.key: getattr(card, f.name) for f in ruleset.object_fields if f.printed}
-    for key in ("rules_text", "effect_text"):
-        data[key] = written.get(key, [])
-    data["text"] = card_text(card, ruleset)
-    return data
-
-
-def library_json(ruleset: Ruleset) -> dict[str, Any]:
-    return {"ruleset": ruleset.name, "cards": [card_to_dict(c, ruleset) for _, c in sorted(library(ruleset).items())]}
-
-
 def library_text(ruleset: Ruleset) -> str:
     blocks = []
     for name, card in sorted(library(ruleset).items()):

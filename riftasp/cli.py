@@ -352,7 +352,8 @@ def cards(
     ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
 ) -> None:
     """The card library: each card's printed values and text (what a board's "card" stands for)."""
-    from .cards import library, library_json, library_text
+    from .board_io.writing import library_json
+    from .cards import library, library_text
 
     rules = _ruleset_option(ruleset)
     if not library(rules):

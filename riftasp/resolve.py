@@ -35,13 +35,3 @@ def _resolve_within(board: Board, time_limit: float) -> Resolution:
 def resolve_facts(facts: str, ruleset: Ruleset, time_limit: float | None = None) -> tuple[Resolution, SolveStats]:
     symbols, stats = run(facts, ruleset, time_limit=time_limit)
     return decode(symbols, ruleset, stats.withdrawn), stats
-
-
-def __getattr__(name: str) -> Any:
-    # `resolve_many`, the library's batch entry point, lives in riftasp/batch.py; imported on
-    # first use, so that resolving one board does not load it (start-up time, bench/coldstart.py).
-    if name == "resolve_many":
-        from .batch import resolve_many
-
-        return resolve_many
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

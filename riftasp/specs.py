@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .kinds import Kind
-from .model import Operation
+
+if TYPE_CHECKING:
+    from .model import Operation
 
 # What an operation does to an object's characteristics. "set", "add" and "remove" change one
 # characteristic of the families (named in `Does.characteristic`, the value in `Does.key`);

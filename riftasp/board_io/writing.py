@@ -1,14 +1,17 @@
 """Writing a board back: the model as JSON data that `board_from_dict` reads back equal,
-defaults left out and a card object written as its `card`."""
+defaults left out and a card object written as its `card`; and the card library written the same
+way (`riftasp cards --json`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..cards import CardDef, card_text, library
 from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
 from ..operations import OPERATIONS
+from ..rulesets import Ruleset
 from ..specs import ObjectField
 from .fields import DEFAULT_TARGET
 
@@ -98,3 +101,27 @@ def _condition_to_dict(condition: Condition) -> dict[str, Any]:
     data: dict[str, Any] = {condition.kind: parameter}
     return data if condition.of == "self" else data | {"of": condition.of}
 
+
+# ---- the card library as the board format writes it (`riftasp cards --json`) -------------------
+
+
+def card_to_dict(card: CardDef, ruleset: Ruleset) -> dict[str, Any]:
+    """A card as the board format writes an object's printed fields (effect ids are the card's
+    keys; on a board, the object `x` holding the card has them as `x.<key>`), plus its text."""
+    holder = GameObject(id="card", name=card.name, card_type=card.card_type, owner="p", controller="p",
+                        zone="base", tags=card.tags, keywords=card.keywords, params=card.params,
+                        rules_text=tuple(e for _, e in card.rules_text),
+                        effect_text=tuple(e for _, e in card.effect_text))  # fmt: skip
+    written = board_to_dict(Board(players=("p",), active_player=None, objects=(holder,), ruleset=ruleset))
+    written = written["objects"][0]
+    data: dict[str, Any] = {"name": card.name, "type": card.card_type, "tags": list(card.tags),
+                            "keywords": [str(k) for k in card.keywords]}  # fmt: skip
+    data |= {f.key: getattr(card, f.name) for f in ruleset.object_fields if f.printed}
+    for key in ("rules_text", "effect_text"):
+        data[key] = written.get(key, [])
+    data["text"] = card_text(card, ruleset)
+    return data
+
+
+def library_json(ruleset: Ruleset) -> dict[str, Any]:
+    return {"ruleset": ruleset.name, "cards": [card_to_dict(c, ruleset) for _, c in sorted(library(ruleset).items())]}

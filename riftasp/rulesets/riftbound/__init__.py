@@ -9,7 +9,8 @@ from typing import Any
 
 from ...kinds import BOOLEAN, INTEGER, TEXT, one_of
 from ...ruleset_data import board_vocabulary
-from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
+from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, Param
+from .output import OUTPUT, OUTPUT_ORDER  # noqa: F401 - what it reports, in which order (output.py)
 
 BOARD = board_vocabulary("riftbound")  # its manifest's [board]
 
@@ -40,26 +41,6 @@ CONDITIONS: tuple[ConditionSpec, ...] = (
     ConditionSpec("mighty", None, None, "{who} Mighty", weight=2),
     ConditionSpec("might_at_least", INTEGER, "value", "{has} at least {parameter} Might", draw=(2, 7)),
 )
-
-# What `riftasp resolve` reports of every object besides keywords, zone and abilities, in the
-# JSON's order. Mighty is encodings/riftbound/output.lp's result_mighty/1.
-OUTPUT: tuple[OutputField, ...] = (
-    OutputField("name", "value", change="{label} {before!r} -> {after!r}", compared=False),
-    OutputField("controller", "value", change="changes {label} {before} -> {after}"),
-    OutputField("might", "number", change="Might {before} -> {after}"),
-    OutputField("mighty", "flag", adjective="Mighty", group="might"),
-    OutputField("tags", "set", member="tag"),
-    OutputField("types", "set", member="type"),
-)
-
-# How people read them: the table puts types before tags; explain's result line is a summary;
-# diff reports what the object is (zone, name, types) before what it has.
-OUTPUT_ORDER = OutputOrder(
-    table=("name", "controller", "might", "mighty", "types", "tags", "keywords"),
-    result=("might", "mighty", "controller", "keywords", "tags"),
-    diff=("zone", "name", "types", "mighty", "might", "controller", "keywords", "tags"),
-)
-
 
 def board_strategy(profile: Any, ruleset: Any) -> Any:
     """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled with `ruleset`'s

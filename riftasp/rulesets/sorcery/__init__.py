@@ -10,26 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...kinds import AMOUNT, BOOLEAN, INTEGER, KEYWORD_NAME, OBJECT_ID, TEXT, one_of
-from ...resources import manifest
 from ...ruleset_data import board_vocabulary
 from ...specs import ConditionSpec, Does, FilterSpec, ObjectField, OperationSpec, OutputField, OutputOrder, Param
 
-NAME = "sorcery"
-ELEMENTS = ("air", "earth", "fire", "water")
-# The relations a filter `near` names, from the effect's holder (docs/semantics-sorcery.md §7).
-RELATIONS = ("here", "adjacent", "nearby", "one_step_in_front", "in_front", "above", "area")
-# The types that stand in the realm on their own square (an artifact carried stands at its
-# bearer's; one not carried has a square of its own).
+from .words import ELEMENTS, NAME, RELATIONS, realm_size  # noqa: F401 - (its words, read as the plugin's)
+
 _WORDS = board_vocabulary(NAME)
-
-
-def realm_size(board: Any = None) -> tuple[int, int]:
-    """(rows, columns) of the realm's grid: the board's own (its `realm`), else the manifest's
-    [realm]."""
-    if board is not None and board.realm is not None:
-        return board.realm
-    realm = (manifest(NAME) if board is None else board.ruleset.manifest).get("realm", {})
-    return realm.get("rows", 4), realm.get("columns", 5)
 
 
 # The first site listed at each square, per board (the one-site-per-square check in one pass).

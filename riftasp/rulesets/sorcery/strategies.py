@@ -64,7 +64,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ...profile import Profile
-from . import realm_size
+from .words import realm_size
 
 PLAYERS = ("alice", "bob")
 SITES = ("Smokestacks of Gnaak", "Fields of Phyxis", "Infusion Factory", "Floodplain")

@@ -7,7 +7,7 @@ from typing import Any
 
 from ....model import GameObject
 from ....result import Characteristics
-from .. import OUTPUT
+from ..output import OUTPUT
 from ....ruleset_data import KeywordRules
 from ....reference.core.state import CONTROLLER, ObjState, keyword_values
 

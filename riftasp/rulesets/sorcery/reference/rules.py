@@ -524,7 +524,7 @@ class World:
 
 
 def printed_affinity(obj: GameObject) -> dict[str, int]:
-    from .. import ELEMENTS
+    from ..words import ELEMENTS
 
     return {e: getattr(obj, e) for e in ELEMENTS if getattr(obj, e)}
 
