@@ -102,14 +102,13 @@ def instance_id(t: Term, copied: set[Term]) -> str:
         return args[0]
     if kind == "ab":
         return f"{args[0]}@{args[1]}" if t in copied else args[0]
-    if kind == "buff":
-        return f"buff:{args[0]}"
-    if kind == "bonus":
-        return f"bonus:{args[0]}"
     if kind == "kw":
         source = t[2]
         base = f"keyword:{args[0]}:{args[2]}"
         return base if source[0] == "printed" else f"{base}:{instance_id(source, copied)}"
+    if len(args) == 1:
+        # A ruleset's own kind of instance on one object (Riftbound's buff(O), bonus(G)): kind:O.
+        return f"{kind}:{args[0]}"
     return show(t)
 
 

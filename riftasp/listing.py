@@ -1,8 +1,9 @@
 """Listing order: the one order of a board's slots, which breaks timestamp ties
 (docs/semantics.md §2, "Order key").
 
-For each object in board order: its rules text, its Effect Text, one buff slot, one Might Bonus
-slot and one slot per bonus keyword of the ruleset (by name); then the board's ongoing effects.
+For each object in board order: its rules text, its Effect Text, one slot per kind of instance of
+the ruleset's own (Riftbound's: a buff, a Might Bonus; riftasp/rulesets/riftbound/reference/) and
+one slot per bonus keyword of the ruleset (by name); then the board's ongoing effects.
 A slot's *listing* is a tuple that sorts in that order: (object index, part, position, 0) for an
 object's slots, (number of objects + position, 0, 0, 0) for an ongoing effect. `riftasp facts`
 writes the listings of text and ongoing effects, a `.lp` board must give exactly those, and the
@@ -11,14 +12,15 @@ encoding spells the same buff, bonus and keyword listings in its order keys (`st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from .model import Board, Effect, GameObject
 
 TEXT_PARTS = ("rules", "effect")
-# An object's slots in order: the second component of their listings.
-PARTS = {part: number for number, part in enumerate((*TEXT_PARTS, "buff", "bonus", "keyword"))}
+# An object's text slots in order: the second component of their listings (a ruleset's own parts
+# and then its keyword part come after them: `all_slots`).
+PARTS = {part: number for number, part in enumerate(TEXT_PARTS)}
 
 Listing = tuple[int, int, int | str, int]  # a keyword slot's position is the keyword
 
@@ -26,7 +28,7 @@ Listing = tuple[int, int, int | str, int]  # a keyword slot's position is the ke
 class Slot(NamedTuple):
     """A place in listing order, and what stands there."""
 
-    part: str  # a key of PARTS, or "ongoing"
+    part: str  # a text part, one of the ruleset's own parts, "keyword" or "ongoing"
     listing: Listing
     obj: GameObject | None  # the object whose slot it is; None for an ongoing effect
     index: int | None  # that object's board index
@@ -73,13 +75,16 @@ def listed_effects(board: Board) -> Iterator[Slot]:
     yield from ongoing_slots(board)
 
 
-def all_slots(board: Board, bonus_keywords: Iterable[str]) -> Iterator[Slot]:
-    """Every slot of the board, used or not, in listing order."""
+def all_slots(board: Board, own_parts: Sequence[str], bonus_keywords: Iterable[str]) -> Iterator[Slot]:
+    """Every slot of the board, used or not, in listing order: each object's text, one slot per
+    part of the ruleset's own (`own_parts`, in its order), one per bonus keyword; then the
+    ongoing effects."""
     keywords = sorted(bonus_keywords)
+    keyword_part = len(TEXT_PARTS) + len(own_parts)
     for index, obj in enumerate(board.objects):
         yield from text_slots(index, obj)
-        for part in ("buff", "bonus"):
-            yield Slot(part, (index, PARTS[part], 0, 0), obj, index)
+        for number, part in enumerate(own_parts, start=len(TEXT_PARTS)):
+            yield Slot(part, (index, number, 0, 0), obj, index)
         for keyword in keywords:
-            yield Slot("keyword", (index, PARTS["keyword"], keyword, 0), obj, index, keyword=keyword)
+            yield Slot("keyword", (index, keyword_part, keyword, 0), obj, index, keyword=keyword)
     yield from ongoing_slots(board)

@@ -11,13 +11,14 @@ from conftest import EXAMPLE_BOARDS
 from riftasp.board_io import board_from_facts, load_board
 from riftasp.facts import board_facts
 from riftasp.listing import all_slots, listed_effects, listing_term
+from riftasp.rulesets.riftbound.reference.instances import OWN_PARTS
 from riftasp.terms import quote
 
 
 @pytest.mark.parametrize("path", EXAMPLE_BOARDS, ids=lambda p: p.stem)
 def test_listings_sort_the_slots_in_listing_order(path: Path):
     board = load_board(path)
-    slots = list(all_slots(board, board.ruleset.keywords.bonus))
+    slots = list(all_slots(board, OWN_PARTS, board.ruleset.keywords.bonus))
     assert sorted(slots, key=lambda slot: slot.listing) == slots
     assert len({slot.listing for slot in slots}) == len(slots)
 

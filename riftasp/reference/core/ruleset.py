@@ -94,23 +94,24 @@ class Ruleset:
         """Each characteristic of the families as printed on an object (a set as a frozenset)."""
         raise NotImplementedError
 
-    # -- its own kinds of instance --------------------------------------------------------------
+    # -- its own kinds of instance (a ruleset without any keeps these defaults) -------------------
 
     def own_instances(self, layout: Layout) -> Iterable[tuple[str, Instance]]:
         """Its instances besides effects and abilities, with the object each applies to."""
-        raise NotImplementedError
+        return ()
 
     def borne_keywords(self, obj: GameObject) -> tuple[str, ...]:
-        """The keywords each instance of which bears an instance on `obj` (on the board)."""
-        raise NotImplementedError
+        """The keywords each instance of which bears an instance on `obj` (on the board): none
+        unless the ruleset has keyword-borne instances (Riftbound's keyword bonuses)."""
+        return ()
 
     def borne_instance(self, layout: Layout, oid: str, kw: KeywordInstance) -> Instance:
-        """The instance keyword instance `kw` of `oid` bears."""
-        raise NotImplementedError
+        """The instance keyword instance `kw` of `oid` bears (asked only for `borne_keywords`)."""
+        raise NotImplementedError(f"{self.name}: no keyword bears an instance")
 
     def borne_writes(self, oid: str) -> tuple[Char, ...]:
         """What a keyword-borne instance on `oid` writes (known before any exists)."""
-        raise NotImplementedError
+        return ()
 
     # -- output -----------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....model import Board
-from ....check.contract import read_view
+from .view import read_view
 from .evaluate import final_consistency
 from .index import BoardIndex
 from .needs import loop_checks

@@ -37,7 +37,7 @@ from ....facts import board_facts
 from ....model import Board
 from ....resources import encodings_folder
 from ....terms import quote
-from ....check.contract import read_view
+from .view import read_view
 from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdict, solve_claim,  # noqa: F401
                                     unknown_kind, TIME_LIMIT)
 from ....check.report import Report, Violation, show

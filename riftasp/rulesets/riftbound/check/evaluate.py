@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ....model import Condition
-from ....check.contract import View
+from .view import View
 from .index import MIGHTY, BoardIndex, Inst, condition_object
 from .replay import Replayed
 from ....check.report import FINAL, Violation, show

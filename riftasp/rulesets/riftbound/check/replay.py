@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....check.contract import REASONS, Row, View, _is_int, is_counts, is_names
+from ....check.contract import REASONS, Row, _is_int, is_counts, is_names
+from .view import View
 from .index import LAYER_OF_STAGE, BoardIndex, Inst
 from ....check.report import TRACE, Violation, show
 

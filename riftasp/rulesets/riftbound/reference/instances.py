@@ -24,6 +24,8 @@ from ....reference.core.state import KeywordInstance
 BUFF = "buff"
 BONUS = "bonus"
 KEYWORD_BONUS = "keyword"
+# Its own slots of an object, in listing order after the object's text (riftasp/listing.py).
+OWN_PARTS = (BUFF, BONUS)
 
 
 def _adding(amount: int, plus: Operator) -> dict:

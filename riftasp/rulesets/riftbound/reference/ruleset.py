@@ -15,6 +15,7 @@ from ....reference.core.layout import Layout
 from ....reference.core.ruleset import Ruleset
 from ....reference.core.state import KeywordInstance, ObjState
 from . import instances
+from .instances import OWN_PARTS
 from .characteristics import TAGS, TYPES, characteristics, printed
 from .conditions import CONDITIONS
 
@@ -33,7 +34,7 @@ class Riftbound(Ruleset):
         self.plus = self.operators["plus"]
 
     def listing(self, board: Board) -> Iterable[Slot]:
-        return all_slots(board, self.rules.bonus)
+        return all_slots(board, OWN_PARTS, self.rules.bonus)
 
     def printed_values(self, obj: GameObject) -> dict[str, Any]:
         return printed(obj)
