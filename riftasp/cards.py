@@ -13,7 +13,6 @@ from .conditions import CONDITIONS
 from .filters import FILTERS
 from .model import Effect, Keyword, Operation, Parameters, Target, given_params
 from .operations import OPERATIONS
-from .resources import card_library
 from .specs import ObjectField
 from .terms import decode_condition, decode_ops, decode_target
 
@@ -50,7 +49,7 @@ class CardDef(Parameters):
 
 @cache
 def library(ruleset: Ruleset) -> dict[str, CardDef]:
-    path = card_library(ruleset.name)
+    path = ruleset.library_file
     if not path.exists():
         return {}
     ctl = clingo.Control(["--warn=none"])

@@ -1,7 +1,7 @@
-"""What a board may ask of riftasp: its size, its numbers, and the Might its effects can reach.
+"""What a board may ask of riftasp: its size, its numbers, and the number its effects can reach (Riftbound's Might).
 
 clingo computes with 32-bit integers and wraps silently beyond them, so every number a board
-holds is bounded (VALUE_MAX), and `might_reach` bounds what the board's arithmetic can build
+holds is bounded (VALUE_MAX), and `arithmetic_reach` bounds what the board's arithmetic can build
 from those numbers on any one object: an overflow is refused before anything is grounded rather
 than printed as a wrong answer. docs/board-format.md ("Limits") states the bounds and why.
 """
@@ -59,16 +59,17 @@ class _Sum:
 
 @dataclass(frozen=True)
 class Reach:
-    """The worst case on one object: the largest |Might| and keyword total effects can build."""
+    """The worst case on one object: the largest |number| and keyword total effects can build."""
 
     object_index: int
-    might: int  # the ruleset's arithmetic number (Riftbound's Might, Sorcery's power)
+    number: int  # the ruleset's arithmetic number (Riftbound's Might, Sorcery's power)
     keywords: int
-    label: str = "Might"  # what messages call that number (its printed key's label)
+    label: str = "the number"  # what messages call it (its printed key's label)
 
 
-def might_reach(board: Board) -> Reach | None:
-    """The object whose Might (or keyword total) the board's effects could take furthest from 0.
+def arithmetic_reach(board: Board) -> Reach | None:
+    """The object whose arithmetic number (Riftbound's Might, Sorcery's power) or keyword total the
+    board's effects could take furthest from 0.
 
     An upper bound, computed in one pass: every instance that could apply to an object is
     assumed to apply, increases before doublings, every value starts at the largest one on the
@@ -89,11 +90,11 @@ def might_reach(board: Board) -> Reach | None:
             total = _Sum(total.up + own.up, total.down + own.down, total.keywords + own.keywords,
                          total.doubles + own.doubles)  # fmt: skip
         keywords = printed_keywords + total.keywords
-        # Doubling only grows a positive Might; decreases only lower it: the two ends.
+        # Doubling only grows a positive number; decreases only lower it: the two ends.
         up = (start + total.up + keywords) << min(total.doubles, 64)
-        might = max(up, start + total.down)
-        if worst is None or (might, keywords) > (worst.might, worst.keywords):
-            worst = Reach(index, might, keywords, roles["start"][0].label if roles["start"] else "Might")
+        number = max(up, start + total.down)
+        if worst is None or (number, keywords) > (worst.number, worst.keywords):
+            worst = Reach(index, number, keywords, roles["start"][0].label if roles["start"] else "the number")
     return worst
 
 

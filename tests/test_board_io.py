@@ -25,7 +25,7 @@ from riftasp.board_io import (
 )
 from riftasp.cards import library
 from riftasp.facts import board_facts
-from riftasp.limits import REACH_MAX, VALUE_MAX, VALUE_MIN, might_reach
+from riftasp.limits import REACH_MAX, VALUE_MAX, VALUE_MIN, arithmetic_reach
 from riftasp.operations import OPERATIONS
 from riftasp.rulesets import ruleset as named
 from riftasp.model import (
@@ -869,8 +869,8 @@ def boards(draw) -> Board:
         settings=Settings(draw(st.sampled_from(["as_able", "settled", "immediate"]))),
         source="generated",
     )
-    reach = might_reach(board)
-    assume(reach is None or max(reach.might, reach.keywords) <= REACH_MAX)  # rarely: many doubles
+    reach = arithmetic_reach(board)
+    assume(reach is None or max(reach.number, reach.keywords) <= REACH_MAX)  # rarely: many doubles
     return board
 
 

@@ -62,7 +62,7 @@ def test_a_block_s_tag_filter_and_status_conditions_grow_with_the_board_not_its_
 def test_the_reference_engine_s_filter_looks_at_the_block_only():
     from riftasp.reference.core.analysis import _Analyser
     from riftasp.reference.core.layout import lay_out
-    from riftasp.reference.registry import ruleset
+    from riftasp.reference.registry import rules_of as ruleset
 
     board = board_from_dict(tricky_board("blocks", 80), "blocks")
     analyser = _Analyser(lay_out(board, ruleset(board.ruleset)))

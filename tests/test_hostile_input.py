@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 import riftasp.board_io
 from riftasp.board_io import BoardError, board_from_dict, load_board, load_board_text, lp_parsing, reading
 from riftasp.cli import app
-from riftasp.limits import REACH_MAX, VALUE_MAX, TimeLimitExceeded, might_reach
+from riftasp.limits import REACH_MAX, VALUE_MAX, TimeLimitExceeded, arithmetic_reach
 from riftasp.reference import resolve as reference
 from riftasp.resolve import resolve
 from riftasp.solver import run
@@ -100,7 +100,7 @@ def test_extreme_allowed_values_give_the_same_exact_answers_on_both_engines(name
 def test_the_highest_board_comes_close_to_the_bound_and_one_more_double_passes_it():
     board = board_from_dict(EXTREME_BOARDS["highest"], "highest")
     assert resolve(board).objects["u1"].might == 256_000_064  # exact: no wrap
-    assert might_reach(board).might <= REACH_MAX
+    assert arithmetic_reach(board).number <= REACH_MAX
     data = copy.deepcopy(EXTREME_BOARDS["highest"])
     data["effects"].append(ongoing("d6", {"op": "double"}, "u1", 0))
     with pytest.raises(BoardError) as caught:
@@ -128,7 +128,7 @@ def test_copies_count_once_per_possible_copy_in_the_bound():
         "effects": [{"id": "cp", "controller": "a", "timestamp": 1, "op": {"op": "copy", "of": "u1"},
                      "target": {"ids": ["c0", "c1"]}}]}  # fmt: skip
     # u1's aura is held by u1 and by each of the two possible copies: 3 × 1000 on any unit.
-    assert might_reach(board_from_dict(data)).might == 1 + 3000
+    assert arithmetic_reach(board_from_dict(data)).number == 1 + 3000
 
 
 # ---- .lp boards are data: parsed, never grounded ----------------------------------------------

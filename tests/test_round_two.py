@@ -16,7 +16,7 @@ from conftest import ROOT, example, run
 from riftasp.board_io import board_from_dict
 from riftasp.check import check
 from riftasp.reference.core.analysis import analyse
-from riftasp.reference.registry import ruleset as reference_ruleset
+from riftasp.reference.registry import rules_of as reference_ruleset
 from riftasp.rulesets.riftbound.strategies import boards
 
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))

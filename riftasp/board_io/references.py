@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import REACH_MAX, might_reach
+from ..limits import REACH_MAX, arithmetic_reach
 from ..listing import Slot, listed_effects
 from ..model import SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operation
 from ..conditions import CONDITIONS
@@ -323,11 +323,11 @@ def _check_ref(ref: str, path: str, slot: Slot, names: _Names) -> None:
 
 def _check_reach(board: Board, paths: JsonPaths | FactPaths) -> None:
     """Refuse a board whose arithmetic could leave clingo's 32-bit integers (limits.py)."""
-    reach = might_reach(board)
-    if reach is None or max(reach.might, reach.keywords) <= REACH_MAX:
+    reach = arithmetic_reach(board)
+    if reach is None or max(reach.number, reach.keywords) <= REACH_MAX:
         return
     obj = board.objects[reach.object_index]
-    what, value = (reach.label, reach.might) if reach.might > REACH_MAX else ("keyword total", reach.keywords)
+    what, value = (reach.label, reach.number) if reach.number > REACH_MAX else ("keyword total", reach.keywords)
     amount = f"{value:,}" if value < 10**30 else "beyond 10^30"
     raise Invalid(
         paths.object(reach.object_index, obj),

@@ -23,7 +23,7 @@ PROCEDURES: dict[str, Procedure] = {"recheck": recheck.resolve, "layered": layer
 
 
 @cache
-def ruleset(value: RulesetValue) -> Ruleset:
+def rules_of(value: RulesetValue) -> Ruleset:
     """The reference engine's rules of a ruleset (built once)."""
     return value.reference()
 
@@ -36,5 +36,5 @@ def procedure(rules: Ruleset) -> Procedure:
 
 def resolve(board: Board) -> Resolution:
     """Compute every object's characteristics by its ruleset's procedure."""
-    rules = ruleset(board.ruleset)
+    rules = rules_of(board.ruleset)
     return procedure(rules)(board, rules)

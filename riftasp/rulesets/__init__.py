@@ -43,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..resources import (Logger, UnsupportedRuleset, add_ruleset_folder, encoding_files, encoding_statements,
+from ..resources import (Logger, UnsupportedRuleset, add_ruleset_folder, card_library, encoding_files, encoding_statements,
                          forgotten_with_new_folders, lineage, manifest,
                          layer_operations, procedure, ruleset_folder, rulesets)
 from ..ruleset_data import (BoardVocabulary, KeywordRules, Stage, board_vocabulary, characteristic_families,
@@ -159,6 +159,11 @@ class Ruleset:
     def readings(self) -> dict[str, Any]:
         """The manifest's `[readings]`: the choices its rules leave open, as this ruleset makes them."""
         return self.manifest.get("readings", {})
+
+    @property
+    def library_file(self) -> Path:
+        """Its card library (facts/cards/<name>.lp, or the nearest base's it extends)."""
+        return card_library(self.name)
 
     @property
     def encoding_files(self) -> list[Path]:

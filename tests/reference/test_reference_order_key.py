@@ -7,7 +7,7 @@ import json
 from riftasp.board_io import load_board_text
 from riftasp.reference import resolve
 from riftasp.reference.core.analysis import analyse
-from riftasp.reference.registry import ruleset
+from riftasp.reference.registry import rules_of as ruleset
 
 PLUS = {"op": "plus", "amount": 1}
 

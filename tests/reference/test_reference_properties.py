@@ -38,7 +38,7 @@ from riftasp.reference.core import dependency
 from riftasp.reference.core.chars import matches
 from riftasp.reference.core.evaluate import conditions_hold, exists, targets, undoes
 from riftasp.reference.procedures import recheck
-from riftasp.reference.registry import ruleset
+from riftasp.reference.registry import rules_of as ruleset
 from riftasp.ruleset_data import keyword_rules
 
 IDS = [f"o{i}" for i in range(5)]

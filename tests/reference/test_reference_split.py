@@ -13,7 +13,7 @@ import riftasp.reference
 from riftasp.conditions import CONDITIONS
 from riftasp.model import Board
 from riftasp.operations import OPERATIONS
-from riftasp.reference.registry import PROCEDURES, resolve, ruleset
+from riftasp.reference.registry import PROCEDURES, resolve, rules_of as ruleset
 from riftasp.rulesets import all_rulesets, ruleset as named
 from riftasp.resources import layer_operations, manifest
 
