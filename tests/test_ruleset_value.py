@@ -64,6 +64,20 @@ def test_a_ruleset_travels_to_a_worker_as_its_name():
     assert len(pickle.dumps(value)) < 200  # its name, not its plugin's module
 
 
+def test_entry_points_are_read_as_importlib_metadata_reads_them():
+    import importlib.metadata
+
+    from riftasp.rulesets import entry_points
+
+    for group in ("riftasp.rulesets", "console_scripts", "pytest11"):
+        expected: dict[str, str] = {}
+        for point in importlib.metadata.entry_points(group=group):
+            expected.setdefault(point.name, point.value)
+        assert entry_points(group) == expected, group
+    assert entry_points("riftasp.rulesets") == {"riftbound": "riftasp.rulesets.riftbound",
+                                                "sorcery": "riftasp.rulesets.sorcery"}
+
+
 def test_the_default_ruleset_is_the_one_its_manifest_names():
     assert default_ruleset() == "riftbound"
     assert ruleset("riftbound").manifest["default"] is True
