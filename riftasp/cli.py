@@ -367,7 +367,8 @@ def cards(
 @app.command()
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
     """The rulesets riftasp knows: name, scheduling procedure, description and encoding files."""
-    from .resources import encodings_folder, manifest, missing_encodings, present_encoding_files, rulesets as names
+    from .resources import encodings_folder, manifest, missing_encodings, present_encoding_files
+    from .rulesets import known as names  # (an installed ruleset's folder is known once its plugin is)
 
     def shown(path: Path) -> str:
         # riftasp's own files from its encodings folder; another folder's in full.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .resources import forgotten_with_new_folders, manifest, rulesets
+from .resources import forgotten_with_new_folders, manifest
 
 
 @dataclass(frozen=True)
@@ -104,13 +104,22 @@ def board_vocabulary(ruleset: str) -> BoardVocabulary:
     return words
 
 
+def every_ruleset() -> list[str]:
+    """Every ruleset riftasp knows: those of its folders, and those installed distributions give
+    (their plugins' `ENCODINGS`, known once the plugins are loaded: riftasp/rulesets/, which
+    imports this module)."""
+    from .rulesets import known
+
+    return known()
+
+
 @forgotten_with_new_folders
 @cache
 def board_zones_everywhere() -> frozenset[str]:
     """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
     zone may not be on the board in one ruleset and off it in another."""
     on, off = set(), {}
-    for name in rulesets():
+    for name in every_ruleset():
         words = board_vocabulary(name)
         on.update(words.board_zones)
         for zone in set(words.zones) - set(words.board_zones):
@@ -126,7 +135,7 @@ def words_of_rulesets_listing(kind: str, name: str, words: str) -> tuple[str, ..
     ruleset whose manifest lists `name` among its `[encoding]` `kind` ("conditions",
     "filters"): the values a shared condition or filter may take."""
     found: dict[str, None] = {}
-    for ruleset in rulesets():
+    for ruleset in every_ruleset():
         if name in manifest(ruleset).get("encoding", {}).get(kind, ()):
             found.update(dict.fromkeys(getattr(board_vocabulary(ruleset), words)))
     return tuple(found)

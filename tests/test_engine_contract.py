@@ -23,14 +23,15 @@ from conftest import ROOT
 from riftasp import decode, solver
 from riftasp.board_io import load_board
 from riftasp.facts import board_facts
-from riftasp.resources import encoding_files, encodings_folder, missing_encodings, procedure, rulesets
+from riftasp.resources import encoding_files, encodings_folder, missing_encodings, procedure
+from riftasp.rulesets import known
 from riftasp.rulesets import ruleset as ruleset_named
 
 Signature = tuple[str, int]
 _SIGNATURE = re.compile(r"^(-?[a-z_][A-Za-z0-9_]*|result_<key>)/(\d+)$")
 TABLES = ("shows", "flags", "looked_up")
 # The rulesets whose encoding is written (resources.missing_encodings).
-WRITTEN = [r for r in rulesets() if not missing_encodings(r)]
+WRITTEN = [r for r in known() if not missing_encodings(r)]  # installed ones too
 
 
 def _contract() -> dict:

@@ -60,11 +60,22 @@ PLUGIN_FILE = "plugin.py"
 T = TypeVar("T")
 
 
+_loading: list[bool] = []  # not empty while plugins() imports them
+
+
 @forgotten_with_new_folders
 @cache
 def plugins() -> dict[str, ModuleType]:
     """Every ruleset's plugin module, by ruleset name: the entry points first, then the
     `plugin.py` of the folders RIFTASP_RULESETS names (loaded once)."""
+    _loading.append(True)
+    try:
+        return _load_plugins()
+    finally:
+        _loading.pop()
+
+
+def _load_plugins() -> dict[str, ModuleType]:
     found: dict[str, ModuleType] = {}
     for name, target in sorted(entry_points(ENTRY_POINT_GROUP).items()):
         module_name, _, attribute = target.partition(":")
@@ -126,8 +137,11 @@ def entry_points(group: str) -> dict[str, str]:
 
 def known() -> list[str]:
     """The names of the rulesets riftasp can read boards of (their plugins found first, so that
-    an installed ruleset's encoding folder is among them)."""
-    plugins()
+    an installed ruleset's encoding folder is among them). While the plugins are being imported,
+    those known so far (a plugin that reads every ruleset when it is imported sees only the
+    folders found before it)."""
+    if not _loading:
+        plugins()
     return rulesets()
 
 
