@@ -171,7 +171,7 @@ class GameObject(Parameters):
 
 
 def _board_zones() -> frozenset[str]:
-    from .ruleset_data import board_zones_everywhere
+    from .rulesets import board_zones_everywhere
 
     return board_zones_everywhere()
 

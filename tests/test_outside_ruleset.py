@@ -203,7 +203,7 @@ def install_tinyrules(root: Path) -> Path:
 # timestamp) waits for the arithmetic stage, after the traits. bob's u2 (Strength 5, ready) is
 # set to 4 in the traits stage, then loses 1 while ready. Off the board, h1 keeps its printed
 # values. Its statuses are its own: the shared condition "status" takes its values from every
-# ruleset's manifest, an installed one's included (riftasp/ruleset_data.py, `every_ruleset`).
+# ruleset's manifest, an installed one's included (riftasp/rulesets/__init__.py, `words_of_rulesets_listing`).
 BOARD = {
     "ruleset": "tinyrules",
     "players": ["alice", "bob"],

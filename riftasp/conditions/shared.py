@@ -4,7 +4,7 @@ a controller. A ruleset's plugin (riftasp/rulesets/) adds its own."""
 from __future__ import annotations
 
 from ..kinds import KEYWORD_NAME, PLAYER_OR_YOU, one_of
-from ..ruleset_data import words_of_rulesets_listing
+from ..rulesets import words_of_rulesets_listing
 from ..specs import ConditionSpec
 
 # A status is one of those of the rulesets whose manifests list the condition (Riftbound's).

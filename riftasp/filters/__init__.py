@@ -6,8 +6,7 @@ the board format, the facts and their decoding derive from these entries."""
 from __future__ import annotations
 
 from ..kinds import BOOLEAN, TEXT, one_of
-from ..ruleset_data import words_of_rulesets_listing
-from ..rulesets import gathered
+from ..rulesets import gathered, words_of_rulesets_listing
 from ..specs import FilterSpec
 
 __all__ = ["FILTERS", "FilterSpec"]

@@ -373,6 +373,37 @@ def all_rulesets() -> list[Ruleset]:
     return [ruleset(name) for name in known()]
 
 
+# ---- what ranges over every ruleset --------------------------------------------------------------
+
+
+@forgotten_with_new_folders
+@cache
+def board_zones_everywhere() -> frozenset[str]:
+    """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
+    zone may not be on the board in one ruleset and off it in another."""
+    on, off = set(), {}
+    for name in known():
+        words = board_vocabulary(name)
+        on.update(words.board_zones)
+        for zone in set(words.zones) - set(words.board_zones):
+            off.setdefault(zone, name)
+    clash = sorted(on & set(off))
+    if clash:
+        raise ValueError(f"zone {clash[0]!r} is on the board in one ruleset and off it in {off[clash[0]]}")
+    return frozenset(on)
+
+
+def words_of_rulesets_listing(kind: str, listed: str, words: str) -> tuple[str, ...]:
+    """The union, in order of first appearance, of `words` (a BoardVocabulary field) of every
+    ruleset whose manifest lists `listed` among its `[encoding]` `kind` ("conditions",
+    "filters"): the values a shared condition or filter may take."""
+    found: dict[str, None] = {}
+    for name in known():
+        if listed in manifest(name).get("encoding", {}).get(kind, ()):
+            found.update(dict.fromkeys(getattr(board_vocabulary(name), words)))
+    return tuple(found)
+
+
 def rulesets_with(attribute: str) -> list[str]:
     """The rulesets whose own plugin gives `attribute`."""
     return [name for name in known() if ruleset(name).own(attribute) is not None]
