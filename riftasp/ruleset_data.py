@@ -109,7 +109,8 @@ def board_vocabulary(ruleset: str) -> BoardVocabulary:
 def board_zones_everywhere() -> frozenset[str]:
     """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
     zone may not be on the board in one ruleset and off it in another."""
-    on, off = set(), {}
+    on: set[str] = set()
+    off: dict[str, str] = {}  # zone -> a ruleset that has it off the board
     for name in rulesets():
         words = board_vocabulary(name)
         on.update(words.board_zones)
