@@ -18,7 +18,8 @@ import argparse
 import json
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from riftasp.board_io import board_from_dict
 from riftasp.model import Board

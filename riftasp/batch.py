@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from typing import overload
 
 import clingo
 
@@ -245,6 +246,13 @@ class _Splitter:
                 if k is not None:
                     return k
         return None
+
+    @overload
+    def strip(self, t: str, k: int) -> str: ...
+    @overload
+    def strip(self, t: Atom, k: int) -> Atom: ...
+    @overload
+    def strip(self, t: Term, k: int) -> Term: ...
 
     def strip(self, t: Term, k: int) -> Term:
         """`t` with board k's prefixed ids as the board has them (other strings kept)."""

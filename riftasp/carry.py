@@ -26,7 +26,8 @@ last Control) and those Python reads by name are carried whole.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import clingo
 from clingo import ast

@@ -78,7 +78,7 @@ def explain(
             "object": object_id,
             "characteristics": res.objects[object_id].to_json(),
             "needs": res.needs.get(object_id, []),
-            "object_loops": [l for l in res.object_loops if object_id in l],
+            "object_loops": [members for members in res.object_loops if object_id in members],
             "applied": [a.to_json() for a in res.applied.get(object_id, [])],
             "withdrawn": res.withdrawn.get(object_id, []),
             "withdrawals": [w.to_json() for w in res.withdrawals if w.object == object_id],
@@ -210,9 +210,9 @@ def crosscheck(
     from .solver import EncodingError
 
     positive(timeout, "--timeout")
-    files = found_files(boards)
-    skipped = [(str(path), why) for path, named in files if not named and (why := not_a_board(path))]
-    files = [path for path, named in files if named or str(path) not in {f for f, _ in skipped}]
+    found = found_files(boards)
+    skipped = [(str(path), why) for path, named in found if not named and (why := not_a_board(path))]
+    files = [path for path, named in found if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts

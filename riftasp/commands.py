@@ -15,10 +15,10 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from .model import Board
@@ -77,7 +77,9 @@ def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Re
     resolve = engine_for(engine)
     try:
         if engine == "asp":  # checks its limit between ground calls
-            return resolve(board, time_limit=time_limit)
+            from .resolve import resolve as resolve_asp
+
+            return resolve_asp(board, time_limit=time_limit)
         with _alarm(time_limit):  # plain Python: interrupted by a signal
             return resolve(board)
     except EncodingError as err:

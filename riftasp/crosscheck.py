@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .compare import OBJECT_FIELD, Disagreement, Violation, compare
 from .engines import Engine, Unsupported
@@ -208,7 +208,7 @@ def short_explain(res: Resolution, object_id: str) -> str:
     """riftasp's trace of one object for a report: one short line per application."""
     c = res.objects[object_id]
     lines = []
-    loop = next((l for l in res.object_loops if object_id in l), None)
+    loop = next((members for members in res.object_loops if object_id in members), None)
     needs = [q for q in res.needs.get(object_id, []) if not loop or q not in loop]
     head = f"{object_id} ({c.name})"
     if loop:
@@ -270,7 +270,10 @@ def violations(checker: Checker, board: Board, result: dict[str, Any], side: str
         return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
 
     # A checker that judges each side its own way (riftasp.check.CampaignChecker) is told which.
-    found = checker(board, result, side=side) if getattr(checker, "takes_side", False) else checker(board, result)
+    if getattr(checker, "takes_side", False):  # its own call then has the keyword
+        found = cast(Callable[..., Iterable[Any]], checker)(board, result, side=side)
+    else:
+        found = checker(board, result)
     return [
         Violation(board.source, str(get(v, "object")), str(get(v, "invariant")), side, get(v, "expected"),
                   get(v, "found"))

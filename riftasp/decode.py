@@ -9,8 +9,8 @@ ground calls (issue 9).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import clingo
 
@@ -42,7 +42,7 @@ class Withdrawn(NamedTuple):
 
     round: int
     instance: Term
-    object: Term
+    object: str  # an object id: a string term
     failed: tuple[str, ...]
     because: tuple[tuple[Term, Term], ...]
 
@@ -90,12 +90,14 @@ def show(t: Term) -> str:
 
 
 def withdrawn_terms(w: RoundWithdrawal, memo: Memo) -> Withdrawn:
-    return Withdrawn(w.round, term(w.instance, memo), term(w.object, memo), w.failed,
+    return Withdrawn(w.round, term(w.instance, memo), cast(str, term(w.object, memo)), w.failed,
                      tuple((term(i, memo), term(o, memo)) for i, o in w.because))
 
 
 def instance_id(t: Term, copied: set[Term]) -> str:
     """The name users see for an instance term (docs/semantics.md §2)."""
+    if not isinstance(t, tuple):  # instances are function terms; anything else as written
+        return show(t)
     kind = t[0]
     args = [a if isinstance(a, str) else show(a) for a in t[1:]]
     if kind == "og":
@@ -118,13 +120,13 @@ def _s(t: Term) -> int | str:
 
 
 def decode(
-    symbols: list[clingo.Symbol], ruleset: Ruleset, withdrawn: list[RoundWithdrawal] = ()
+    symbols: list[clingo.Symbol], ruleset: Ruleset, withdrawn: Sequence[RoundWithdrawal] = ()
 ) -> Resolution:
     memo: Memo = {}
     return decode_atoms(atoms(symbols, memo), ruleset, [withdrawn_terms(w, memo) for w in withdrawn])
 
 
-def decode_atoms(shown: list[Atom], ruleset: Ruleset, withdrawn: list[Withdrawn] = ()) -> Resolution:
+def decode_atoms(shown: list[Atom], ruleset: Ruleset, withdrawn: Sequence[Withdrawn] = ()) -> Resolution:
     """`decode` on atoms already converted (riftasp/batch.py converts a batch's once)."""
     by: dict[str, list[tuple]] = defaultdict(list)
     copied: set[Term] = set()
@@ -224,7 +226,7 @@ def decode_atoms(shown: list[Atom], ruleset: Ruleset, withdrawn: list[Withdrawn]
     )
 
 
-def _withdrawn(rounds: list[Withdrawn], name) -> dict[str, list[str]]:
+def _withdrawn(rounds: Sequence[Withdrawn], name: Callable[[Term], str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = defaultdict(list)
     for w in rounds:
         out[w.object].append(name(w.instance))
@@ -247,7 +249,7 @@ def _ability_name(effect: Term, holder: str, copied: set[Term]) -> str:
         return f"{effect[1]}@{effect[2]}"
     if ("ab", effect, holder) in copied:
         return f"{effect}@{holder}"
-    return effect
+    return cast(str, effect)  # otherwise the term is an effect id, a string
 
 
 def _characteristics(
@@ -328,7 +330,7 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
             return sorted(abilities[key])
         return sorted(by_char[(*key, char)])
 
-    def value(char: str, key: tuple) -> object:
+    def value_at(char: str, key: tuple) -> object:
         row = key[:2]
         if row in parts:
             return {part: listed(part, key) for _, part in sorted(parts[row])}
@@ -343,7 +345,7 @@ def _traces(by: dict[str, list[tuple]], name_of_ability) -> dict[tuple[str, int]
         return values.get(key)
 
     return {
-        (oid, p): (char, value(char, (oid, p, _BEFORE)), value(char, (oid, p, _AFTER)))
+        (oid, p): (char, value_at(char, (oid, p, _BEFORE)), value_at(char, (oid, p, _AFTER)))
         for (oid, p), char in chars.items()
     }
 

@@ -14,7 +14,8 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

@@ -31,10 +31,18 @@ class Slot(NamedTuple):
     part: str  # a text part, one of the ruleset's own parts, "keyword" or "ongoing"
     listing: Listing
     obj: GameObject | None  # the object whose slot it is; None for an ongoing effect
-    index: int | None  # that object's board index
+    # That object's board index (not `index`, which would hide the tuple's own method).
+    object_index: int | None
     position: int = 0  # a text effect's place in its part; an ongoing effect's in board.effects
     effect: Effect | None = None  # in text and ongoing slots
     keyword: str | None = None  # in keyword slots
+
+    @property
+    def placed(self) -> Effect:
+        """The effect of a text or ongoing slot (every slot `listed_effects` gives has one)."""
+        if self.effect is None:
+            raise ValueError(f"a {self.part} slot holds no effect")
+        return self.effect
 
 
 def text_listing(index: int, part: str, position: int) -> Listing:
@@ -47,7 +55,7 @@ def ongoing_listing(objects: int, position: int) -> Listing:
 
 def listing_term(listing: Listing) -> str:
     """The listing as an ASP tuple, as `riftasp facts` writes it: (0,1,2,0)."""
-    return "(%s,%s,%s,%s)" % listing
+    return "({},{},{},{})".format(*listing)
 
 
 def text_parts(obj: GameObject) -> tuple[tuple[str, tuple[Effect, ...]], ...]:

@@ -85,7 +85,14 @@ class Filter(Parameters):
 class Target:
     kind: str  # "self" | "bearer" | "ids" | "filter"
     ids: tuple[str, ...] = ()
-    filter: Filter | None = None
+    filter: Filter | None = None  # a filter target's (every one has it)
+
+    @property
+    def matching(self) -> Filter:
+        """The filter of a filter target."""
+        if self.filter is None:
+            raise ValueError(f"a {self.kind} target has no filter")
+        return self.filter
 
 
 @dataclass(frozen=True, init=False)

@@ -41,7 +41,10 @@ def shorten(text: str, limit: int = SHORT) -> str:
 def table(rows: list[list[str]], header: list[str]) -> str:
     rows = [[printable(str(c)) for c in row] for row in rows]
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
@@ -143,7 +146,7 @@ def explain_text(res: Resolution, object_id: str) -> str:
     c: Characteristics = res.objects[object_id]
     lines = [printable(f"{object_id} ({c.name})")]
     needs = res.needs.get(object_id, [])
-    loop = next((l for l in res.object_loops if object_id in l), None)
+    loop = next((members for members in res.object_loops if object_id in members), None)
     if loop:
         others = ", ".join(o for o in loop if o != object_id)
         lines.append(printable(f"calculated together with {others} (object loop)"))

@@ -13,6 +13,7 @@ import copy
 import json
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from .board_io import BoardError, board_from_dict
@@ -82,8 +83,8 @@ def _edits(data: dict[str, Any]) -> list[Callable[[dict[str, Any]], dict[str, An
     key or list element (outermost first)."""
     edits: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
     if len(data["objects"]) > 1:
-        edits += [lambda d, oid=obj["id"]: without_object(d, oid) for obj in data["objects"]]
-    edits += [lambda d, path=path: _delete(d, path) for path in _paths(data)]
+        edits += [partial(without_object, oid=obj["id"]) for obj in data["objects"]]
+    edits += [partial(_delete, path=path) for path in _paths(data)]
     return edits
 
 

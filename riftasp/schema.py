@@ -10,6 +10,7 @@ rejected by the reader too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .board_io.fields import (
@@ -70,6 +71,7 @@ def board_schema(ruleset: Ruleset | None = None) -> Schema:
 def _value(kind: Kind, context: str = "") -> Schema:
     """What a key of `kind` holds: inline, or a reference to its definition."""
     if kind.name == "array":
+        assert kind.item is not None  # an array's kind has its item (kinds.array)
         schema: Schema = {"type": "array", "items": _value(kind.item, context)}
         if kind.non_empty:
             schema["minItems"] = 1
@@ -219,7 +221,7 @@ def _condition(context: str, ruleset: Ruleset) -> Schema:
     return {"oneOf": variants}
 
 
-_INLINE = {
+_INLINE: dict[str, Callable[[], Schema]] = {
     "boolean": lambda: {"type": "boolean"},
     "ruleset": lambda: {"enum": known()},
     "card": lambda: {"enum": sorted({name for r in all_rulesets() for name in library(r)})},

@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import clingo
 
@@ -114,7 +114,7 @@ class _Probe:
     """A round calculated without applications to see whether they held each other up (§8)."""
 
     suspects: list  # every suspect of the round, each with what it supports
-    unfounded: list[tuple[clingo.Symbol, clingo.Symbol]]  # what they support, less what has support of its own
+    unfounded: list[tuple[clingo.Symbol, ...]]  # (instance, object) they support, less what has support of its own
     carried: list[str]  # the facts carried before the probe
     round: int  # the round in which the suspects were found
 
@@ -148,6 +148,7 @@ class Rounds:
             if any(a in applying for a in probe.unfounded):
                 # What would apply without the others has support of its own: out of the set.
                 rest = [a for a in probe.unfounded if a not in applying]
+                assert fallback is not None  # start_probe set it with the probe
                 return self.start_probe(replace(probe, unfounded=rest), fallback)
             # They held each other up: withdrawn (each with the set of its suspect); the next
             # round is calculated without them.
@@ -173,12 +174,12 @@ class Rounds:
             symbols, self.stats.withdrawn = fallback
             return symbols
         if "withdraw" not in names and "restore" not in names:
-            support: dict[tuple, list[tuple]] = {}
+            supports: dict[tuple, list[tuple]] = {}
             for s in symbols:
                 if s.name == "held_up_support":
-                    support.setdefault(tuple(s.arguments[:2]), []).append(tuple(s.arguments[2:]))
+                    supports.setdefault(tuple(s.arguments[:2]), []).append(tuple(s.arguments[2:]))
             held = sorted((s.arguments[2], tuple(s.arguments[:2])) for s in symbols if s.name == "held_up")
-            suspects = [(app, support.get(app, [app])) for _, app in held]
+            suspects = [(app, supports.get(app, [app])) for _, app in held]
             return self.probe_next((symbols, list(self.stats.withdrawn)), suspects)
         if "restore" in names:
             self.fallback = (symbols, list(self.stats.withdrawn))
@@ -188,7 +189,7 @@ class Rounds:
     def probe_next(
         self,
         fallback: tuple[list[clingo.Symbol], list[RoundWithdrawal]],
-        suspects: list[tuple[tuple[clingo.Symbol, clingo.Symbol], list[tuple[clingo.Symbol, clingo.Symbol]]]],
+        suspects: list[tuple[tuple[clingo.Symbol, ...], list[tuple[clingo.Symbol, ...]]]],  # (instance, object)s
     ) -> list[clingo.Symbol] | None:
         """Calculate the board again without every suspect and what each supports, together (one
         calculation a pass however many suspects; ones that do not touch each other come out as
@@ -285,7 +286,7 @@ def solve_round(
     logger: Logger = lambda _code, msg: messages.append(msg)  # noqa: E731
     ctl = clingo.Control(["--models=2"], logger=logger, message_limit=20)
     try:
-        ruleset.encoding_files  # (a ruleset whose files are missing: one line, before its plan is read)
+        ruleset.encoding_files  # noqa: B018 (a ruleset whose files are missing: one line, before its plan is read)
         plan = ruleset.plan
         # A procedure of many steps names its step-local predicates per step on a big board
         # (`step_names`, `step_names_from`; riftasp/step_names.py): the same answers, without
@@ -349,7 +350,8 @@ def solve_round(
     except RuntimeError as err:
         raise EncodingError("; ".join(messages) or str(err)) from None
     models: list[list[clingo.Symbol]] = []
-    ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+    # (Model.symbols builds a list; clingo's annotation says Sequence.)
+    ctl.solve(on_model=lambda m: models.append(cast(list[clingo.Symbol], m.symbols(shown=True))))
     if len(models) != 1:
         raise EncodingError(f"expected exactly one model, found {len(models)}")
     # A stratified program grounds to facts: the solver then has no rule bodies to decide. One
@@ -385,7 +387,7 @@ def _carried(
     return fresh, program, len(atoms)
 
 
-_carry_plans: dict[str, Any] = {}
+_carry_plans: dict[Ruleset, Any] = {}
 
 
 def _carry_plan(ruleset: Ruleset, plan: dict[str, Any]) -> Any:
@@ -444,7 +446,7 @@ def _program(ruleset: Ruleset) -> Program:
     return known[1]
 
 
-_programs: dict[str, tuple[tuple, Program]] = {}
+_programs: dict[Ruleset, tuple[tuple, Program]] = {}
 
 
 def _signature(text: str) -> tuple[str, int]:

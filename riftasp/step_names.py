@@ -38,7 +38,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from clingo import SymbolType, ast
 

@@ -7,7 +7,8 @@ strings; kinds (zones, types, statuses, operations) are constants.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import clingo
 
@@ -96,19 +97,35 @@ def condition_term(c: Condition) -> str:
 # ---- decoding: clingo symbols back into the model -------------------------------------------
 
 
-def _text(sym: clingo.Symbol) -> str:
+class SymbolLike(Protocol):
+    """What the decoders read of a term: a clingo.Symbol (the card library), or the `.lp`
+    board reader's plain-Python Term (riftasp/board_io/lp_parsing.py)."""
+
+    @property
+    def type(self) -> clingo.SymbolType: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def arguments(self) -> Sequence[SymbolLike]: ...
+    @property
+    def string(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+
+
+def _text(sym: SymbolLike) -> str:
     return sym.string if sym.type == clingo.SymbolType.String else sym.name
 
 
-def _num(sym: clingo.Symbol) -> int:
+def _num(sym: SymbolLike) -> int:
     return sym.number
 
 
-def decode_ref(sym: clingo.Symbol) -> str:
+def decode_ref(sym: SymbolLike) -> str:
     return _text(sym)
 
 
-def decode_ops(syms: list[clingo.Symbol]) -> Operation:
+def decode_ops(syms: Sequence[SymbolLike]) -> Operation:
     """The facts of one effect's operation: one, or one per item for an operation with a list."""
     first = syms[0]
     spec = by_functor(first.name) if first.type == clingo.SymbolType.Function else None
@@ -119,7 +136,7 @@ def decode_ops(syms: list[clingo.Symbol]) -> Operation:
         return Operation(spec.name, **{key: tuple(_decode(kind, list(s.arguments))[0] for s in syms)})
     if len(syms) != 1:
         raise ValueError(f"an effect has several operations: {', '.join(map(str, syms))}")
-    args = list(first.arguments)
+    args: Sequence[SymbolLike] = list(first.arguments)
     values: dict[str, Any] = {}
     for key, kind in spec.fact_kinds:
         values[key], args = _decode(kind, args)
@@ -133,7 +150,7 @@ def argument_count(kind: Kind) -> int:
     return 2 if kind.name == "keyword" else 1
 
 
-def _decode(kind: Kind, args: list[clingo.Symbol]) -> tuple[Any, list[clingo.Symbol]]:
+def _decode(kind: Kind, args: Sequence[SymbolLike]) -> tuple[Any, Sequence[SymbolLike]]:
     """A parameter's value from the first arguments, and the arguments left."""
     n = argument_count(kind)
     if len(args) < n:
@@ -148,7 +165,7 @@ def _decode(kind: Kind, args: list[clingo.Symbol]) -> tuple[Any, list[clingo.Sym
     return _text(taken[0]), rest
 
 
-def decode_target(kind: str, ids: list[str], filters: list[clingo.Symbol]) -> Target:
+def decode_target(kind: str, ids: list[str], filters: Sequence[SymbolLike]) -> Target:
     if kind in ("self", "bearer"):
         return Target(kind)
     if kind == "ids":
@@ -164,7 +181,7 @@ def decode_target(kind: str, ids: list[str], filters: list[clingo.Symbol]) -> Ta
     return Target("filter", filter=Filter(**fields))
 
 
-def decode_condition(sym: clingo.Symbol) -> Condition:
+def decode_condition(sym: SymbolLike) -> Condition:
     spec = CONDITIONS.get(sym.name) if sym.type == clingo.SymbolType.Function else None
     if spec is None or len(sym.arguments) != (1 if spec.key is None else 2):
         raise ValueError(f"unknown condition {sym}")

@@ -8,6 +8,7 @@ What is compared, in what order and in what words comes from the ruleset's outpu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .result import Characteristics, Resolution
 from .specs import OutputField
@@ -17,8 +18,8 @@ from .specs import OutputField
 class Transition:
     object: str
     kind: str  # becomes_mighty, no_longer_mighty, might, controller, gains_keyword, name, zone, ...
-    before: object
-    after: object
+    before: Any  # a characteristic's value, as the output gives it (None: none)
+    after: Any
     text: str
 
     def to_json(self) -> dict:
@@ -33,6 +34,7 @@ def transitions(before: Resolution, after: Resolution) -> list[Transition]:
     for oid in sorted(set(before.objects) | set(after.objects)):
         b, a = before.objects.get(oid), after.objects.get(oid)
         if b is None:
+            assert a is not None  # (the object is in one of them)
             out.append(Transition(oid, "appears", None, _name(a), f"{oid} appears"))
             continue
         if a is None:
@@ -55,7 +57,7 @@ def _name(c: Characteristics) -> object:
     return c.values.get("name")
 
 
-def _field(oid: str, field: OutputField, b: object, a: object) -> list[Transition]:
+def _field(oid: str, field: OutputField, b: Any, a: Any) -> list[Transition]:
     if field.kind == "flag":
         adjective = field.adjective or field.title
         if not b and a:

@@ -16,8 +16,8 @@ settings.register_profile("reproducible", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("RIFTASP_EXPLORE") == "1" else "reproducible")
 
-from riftasp.board_io import load_board
-from riftasp.result import Resolution
+from riftasp.board_io import load_board  # noqa: E402 (after the profiles, as before)
+from riftasp.result import Resolution  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "riftbound"

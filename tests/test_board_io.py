@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings

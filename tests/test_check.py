@@ -356,7 +356,10 @@ def test_a_loop_that_is_not_strongly_connected_through_writable_reads():
     status (never written) and nothing can copy onto u3."""
     res = class_c_answer()
     res["object_loops"] = [["u1", "u2", "u3"]]
-    needs = lambda: {f for f in found(board(**CLASS_C), res) if f[1] == NEEDS}
+
+    def needs():
+        return {f for f in found(board(**CLASS_C), res) if f[1] == NEEDS}
+
     assert needs() == {("u1,u2,u3", NEEDS, "strongly-connected", None)}
     res["object_loops"] = [["u1", "u2"]]
     assert found(board(**CLASS_C), res) == {("u1,u2", NEEDS, "strongly-connected", None)}
@@ -383,8 +386,10 @@ def test_a_controller_change_makes_a_friendly_filter_an_edge():
     controller, so [u1, u2] is a real loop; a steal of u2 alone makes u1 need u2 only; without a
     steal neither needs the other."""
     def spec(*stolen):
-        rally = lambda i: [{"id": f"rally-{i}", "op": {"op": "plus", "amount": 1},
-                            "target": {"filter": {"relation": "friendly", "other": True}}}]
+        def rally(i):
+            return [{"id": f"rally-{i}", "op": {"op": "plus", "amount": 1},
+                     "target": {"filter": {"relation": "friendly", "other": True}}}]
+
         effects = [{"id": "steal", "controller": "bob", "timestamp": 1,
                     "op": {"op": "set_controller", "player": "bob"}, "target": {"ids": list(stolen)}}]
         return board([unit("u1", 1, rules_text=rally(1)), unit("u2", 1, rules_text=rally(2))],

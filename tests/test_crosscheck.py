@@ -7,7 +7,6 @@ import json
 import shlex
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import pytest

@@ -8,7 +8,7 @@ from riftasp.facts import board_facts
 from riftasp.solver import run
 
 from budget import spread
-from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT, example
+from conftest import EXAMPLE_BOARDS, ROOT, example
 
 EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLE_BOARDS)
 

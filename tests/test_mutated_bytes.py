@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from budget import budget
-from conftest import EXAMPLE_BOARDS, EXAMPLES, ROOT
+from conftest import EXAMPLE_BOARDS, ROOT
 from riftasp.cli import app
 
 

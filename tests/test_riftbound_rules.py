@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from conftest import example, run
+from conftest import run
 
 
 def apps(res, obj):

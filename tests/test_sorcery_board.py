@@ -17,7 +17,6 @@ from riftasp.board_io import board_from_dict, board_from_facts, board_to_dict, l
 from riftasp.facts import board_facts
 from riftasp.rulesets.sorcery.reference.realm import Realm
 from riftasp.resources import encoding_files, missing_encodings
-from riftasp.rulesets import UnsupportedRuleset
 
 EXAMPLES = ROOT / "examples" / "sorcery"
 BOARDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))

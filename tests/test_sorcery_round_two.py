@@ -407,7 +407,7 @@ def misplaced_removals(board_dict: dict, out: dict) -> list[tuple]:
         held.update((n, o) for n in c.get("abilities") or ())
     ring = rings(sb, out, {n: h for n, h in held.items() if would_remove(sb, out, n, h)})
     bad = []
-    for step, o, a in apps:
+    for _step, o, a in apps:
         named = sb.named(a["effect"], o)
         if named is None or sb.acts(named) not in REMOVING or not isinstance(a["before"], dict):
             continue

@@ -80,7 +80,9 @@ def parse_facts(text: str, source: str) -> list[Term]:
             continue
         if _BLANK.fullmatch(program, position):
             break
-        end = _STATEMENT.match(program, position).end()
+        statement = _STATEMENT.match(program, position)
+        assert statement is not None  # it fails only at an unterminated string, which _data_only refused
+        end = statement.end()
         facts += _read_plain(program, plain)
         facts += _read_statements(program, position, end, lines, source)
         position = end
@@ -132,8 +134,14 @@ class Term:
 
     __slots__ = ("type", "name", "arguments", "string", "number", "key")
     positive = True
+    type: clingo.SymbolType
+    name: str
+    arguments: tuple[Term, ...]
+    string: str
+    number: int
+    key: tuple
 
-    def __init__(self, kind: clingo.SymbolType, key: tuple, name: str = "", arguments: tuple = (),
+    def __init__(self, kind: clingo.SymbolType, key: tuple, name: str = "", arguments: tuple[Term, ...] = (),
                  string: str = "", number: int = 0) -> None:  # fmt: skip
         self.type, self.key = kind, key
         self.name, self.arguments, self.string, self.number = name, arguments, string, number

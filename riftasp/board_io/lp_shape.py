@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 
 import clingo
 
@@ -112,8 +112,8 @@ def board_from_terms(terms: list[Term]) -> Board:
     )
 
 
-def _by_predicate(atoms: list[clingo.Symbol]) -> dict[str, list[clingo.Symbol]]:
-    facts: dict[str, list[clingo.Symbol]] = defaultdict(list)
+def _by_predicate(atoms: list[Term]) -> dict[str, list[Term]]:
+    facts: dict[str, list[Term]] = defaultdict(list)
     for sym in atoms:
         if sym.type != clingo.SymbolType.Function or not sym.positive or sym.name == "":
             raise Invalid(str(sym), "not a fact of the board vocabulary (riftasp/facts.py)")
@@ -124,12 +124,12 @@ def _by_predicate(atoms: list[clingo.Symbol]) -> dict[str, list[clingo.Symbol]]:
 
 
 def _grouped(
-    facts: dict[str, list[clingo.Symbol]], preds: tuple[str, ...], owners: list[str], what: str,
+    facts: dict[str, list[Term]], preds: tuple[str, ...], owners: list[str], what: str,
     unknown: Callable[[str], str],
-) -> dict[str, dict[str, list[clingo.Symbol]]]:
+) -> dict[str, dict[str, list[Term]]]:
     """The facts of `preds` by owner, their first argument (`what`), which must be one of
     `owners`: `unknown(owner)` says what is wrong with another."""
-    grouped: dict[str, dict[str, list[clingo.Symbol]]] = {owner: defaultdict(list) for owner in owners}
+    grouped: dict[str, dict[str, list[Term]]] = {owner: defaultdict(list) for owner in owners}
     for pred in preds:
         for sym in facts[pred]:
             owner = _arg(sym, 0, "str", what)
@@ -139,13 +139,13 @@ def _grouped(
     return grouped
 
 
-def _single(syms: list[clingo.Symbol], what: str) -> clingo.Symbol | None:
+def _single(syms: list[Term], what: str) -> Term | None:
     if len(syms) > 1:
         raise Invalid(str(syms[1]), f"a second {what}")
     return syms[0] if syms else None
 
 
-def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
+def _arg(sym: Term, index: int, kind: Any, what: str) -> Any:
     """Argument `index` of a fact or term, checked to be of `kind` (see _OP_TERMS)."""
     arg = sym.arguments[index]
     is_string = arg.type == clingo.SymbolType.String
@@ -176,7 +176,7 @@ def _arg(sym: clingo.Symbol, index: int, kind: Any, what: str) -> Any:
     return arg.name
 
 
-def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = False) -> None:
+def _check_fact_text(text: str, sym: Term, what: str, keyword: bool = False) -> None:
     if not text:
         raise Invalid(str(sym), f"{what} must not be empty")
     if "\x00" in text:  # clingo strings cannot hold NUL
@@ -185,20 +185,20 @@ def _check_fact_text(text: str, sym: clingo.Symbol, what: str, keyword: bool = F
         raise Invalid(str(sym), f"invalid keyword name {shown(text)}")
 
 
-def _fact_ruleset(syms: list[clingo.Symbol]) -> Ruleset:
+def _fact_ruleset(syms: list[Term]) -> Ruleset:
     """The board's ruleset, as the value everything after reads (the one lookup by name)."""
     sym = _single(syms, "ruleset fact")
     return ruleset_named(default_ruleset() if sym is None else _arg(sym, 0, tuple(known()), "the ruleset"))
 
 
-def _fact_realm(syms: list[clingo.Symbol]) -> tuple[int, int] | None:
+def _fact_realm(syms: list[Term]) -> tuple[int, int] | None:
     sym = _single(syms, "realm_size fact")
     if sym is None:
         return None
     return _arg(sym, 0, "int", "the realm's rows"), _arg(sym, 1, "int", "the realm's columns")
 
 
-def _fact_settings(syms: list[clingo.Symbol]) -> Settings:
+def _fact_settings(syms: list[Term]) -> Settings:
     values: dict[str, str] = {}
     for sym in syms:
         name = _arg(sym, 0, tuple(SETTINGS.fields), "the setting")
@@ -223,7 +223,7 @@ def _terms_of(ruleset: Ruleset) -> tuple[dict[str, tuple], dict[str, tuple], dic
     )
 
 
-def _fact_effects(facts: dict[str, list[clingo.Symbol]], ruleset: Ruleset) -> dict[str, Effect]:
+def _fact_effects(facts: dict[str, list[Term]], ruleset: Ruleset) -> dict[str, Effect]:
     """Every declared effect, decoded from its effect_* facts."""
     declarations = [(_arg(s, 1, "str", "the effect id"), s, False) for s in facts["text"]]
     declarations += [(_arg(s, 0, "str", "the effect id"), s, True) for s in facts["ongoing"]]
@@ -236,7 +236,7 @@ def _fact_effects(facts: dict[str, list[clingo.Symbol]], ruleset: Ruleset) -> di
     return {e: _fact_effect(e, decl, per_effect[e], ongoing, terms) for e, decl, ongoing in declarations}
 
 
-def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo.Symbol]], ongoing: bool,
+def _fact_effect(effect_id: str, decl: Term, own: dict[str, list[Term]], ongoing: bool,
                  terms: tuple[dict[str, tuple], dict[str, tuple], dict[str, tuple]]) -> Effect:  # fmt: skip
     for pred in _SINGLE_EFFECT_FACTS:
         if len(own[pred]) > 1:  # the message only when needed: boards have millions of facts
@@ -265,7 +265,7 @@ def _fact_effect(effect_id: str, decl: clingo.Symbol, own: dict[str, list[clingo
     )
 
 
-def _check_term(fact: clingo.Symbol, term: clingo.Symbol, table: dict[str, tuple], what: str) -> None:
+def _check_term(fact: Term, term: Term, table: dict[str, tuple], what: str) -> None:
     kinds = table.get(term.name) if term.type == clingo.SymbolType.Function else None
     if kinds is None or len(kinds) != len(term.arguments):
         shapes = ", ".join(f"{name}/{len(args)}" for name, args in table.items())
@@ -274,7 +274,7 @@ def _check_term(fact: clingo.Symbol, term: clingo.Symbol, table: dict[str, tuple
         _arg(term, index, kind, f"argument {index + 1} of {term.name}")
 
 
-def _fact_op(syms: list[clingo.Symbol], table: dict[str, tuple]) -> Operation:
+def _fact_op(syms: list[Term], table: dict[str, tuple]) -> Operation:
     terms = [s.arguments[1] for s in syms]
     for sym, term in zip(syms, terms):
         _check_term(sym, term, table, "operation")
@@ -286,7 +286,7 @@ def _fact_op(syms: list[clingo.Symbol], table: dict[str, tuple]) -> Operation:
     return decode_ops(terms)
 
 
-def _fact_target(own: dict[str, list[clingo.Symbol]], table: dict[str, tuple]) -> Target:
+def _fact_target(own: dict[str, list[Term]], table: dict[str, tuple]) -> Target:
     sym = own["effect_target"][0]
     kind = _arg(sym, 1, ("self", "bearer", "ids", "filter"), "the target kind")
     for pred, needs in (("effect_target_id", "ids"), ("effect_filter", "filter")):
@@ -303,19 +303,19 @@ def _fact_target(own: dict[str, list[clingo.Symbol]], table: dict[str, tuple]) -
     return decode_target(kind, ids, [s.arguments[1] for s in own["effect_filter"]])
 
 
-def _fact_condition(sym: clingo.Symbol, table: dict[str, tuple]) -> Condition:
+def _fact_condition(sym: Term, table: dict[str, tuple]) -> Condition:
     _check_term(sym, sym.arguments[1], table, "condition")
     return decode_condition(sym.arguments[1])
 
 
-def _fact_ongoing(syms: list[clingo.Symbol], effects: dict[str, Effect], objects: int) -> tuple[Effect, ...]:
+def _fact_ongoing(syms: list[Term], effects: dict[str, Effect], objects: int) -> tuple[Effect, ...]:
     listed = sorted((_listing(s, 1), s) for s in syms)
     for position, (listing, sym) in enumerate(listed):
         _expect_listing(sym, listing, ongoing_listing(objects, position))
     return tuple(effects[_arg(sym, 0, "str", "the effect id")] for _, sym in listed)
 
 
-def _listing(sym: clingo.Symbol, index: int) -> tuple[int, ...]:
+def _listing(sym: Term, index: int) -> tuple[int, ...]:
     arg = sym.arguments[index]
     parts = arg.arguments if arg.type == clingo.SymbolType.Function and arg.name == "" else []
     if len(parts) != 4 or any(p.type != clingo.SymbolType.Number for p in parts):
@@ -323,7 +323,7 @@ def _listing(sym: clingo.Symbol, index: int) -> tuple[int, ...]:
     return tuple(p.number for p in parts)
 
 
-def _expect_listing(sym: clingo.Symbol, listing: tuple[int, ...], expected: Listing) -> None:
+def _expect_listing(sym: Term, listing: tuple[int, ...], expected: Listing) -> None:
     # The listing breaks timestamp ties; it must be what `board_facts` writes for this board
     # order, or reading the facts into a board would change which effect wins a tie.
     if listing != expected:
@@ -335,7 +335,7 @@ def _expect_listing(sym: clingo.Symbol, listing: tuple[int, ...], expected: List
 
 
 def _fact_objects(
-    facts: dict[str, list[clingo.Symbol]], effects: dict[str, Effect], ruleset: Ruleset
+    facts: dict[str, list[Term]], effects: dict[str, Effect], ruleset: Ruleset
 ) -> tuple[GameObject, ...]:
     declared = [_arg(s, 0, "str", "an object id") for s in facts["object"]]
     fields = ruleset.object_fields
@@ -361,7 +361,7 @@ def _fact_objects(
     )
 
 
-def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list[str]:
+def _object_order(per_object: dict[str, dict[str, list[Term]]]) -> list[str]:
     """Object ids by object_index, which must number them 0..n-1 (the board order)."""
     indexed = sorted(
         (_arg(own["object_index"][0], 1, "int", "the index"), str(own["object_index"][0]), object_id)
@@ -374,7 +374,7 @@ def _object_order(per_object: dict[str, dict[str, list[clingo.Symbol]]]) -> list
 
 
 def _fact_object(
-    object_id: str, own: dict[str, list[clingo.Symbol]], index: int, effects: dict[str, Effect],
+    object_id: str, own: dict[str, list[Term]], index: int, effects: dict[str, Effect],
     fields: tuple[ObjectField, ...], ruleset: Ruleset,
 ) -> GameObject:
     def value(pred: str, kind: Any, what: str, position: int = 1) -> Any:
@@ -414,21 +414,28 @@ def _fact_object(
     )
 
 
-def _fact_keyword(sym: clingo.Symbol) -> Keyword:
+def _fact_keyword(sym: Term) -> Keyword:
     name = _arg(sym, 1, "kw", "the keyword")
     number = _arg(sym, 2, "nat", "the keyword's number")
     return Keyword(name, number or None)
 
 
-def _fact_texts(syms: list[clingo.Symbol], index: int, effects: dict[str, Effect]) -> dict[str, tuple[Effect, ...]]:
+class _Texts(TypedDict):
+    """An object's two texts, by the model's names (fields.TEXT_KEYS)."""
+
+    rules_text: tuple[Effect, ...]
+    effect_text: tuple[Effect, ...]
+
+
+def _fact_texts(syms: list[Term], index: int, effects: dict[str, Effect]) -> _Texts:
     """The object's rules text and Effect Text (by the model's names), each in listing order."""
-    by_part: dict[str, list[clingo.Symbol]] = {part: [] for part in TEXT_PARTS}
+    by_part: dict[str, list[Term]] = {part: [] for part in TEXT_PARTS}
     for sym in syms:
         by_part[_arg(sym, 2, TEXT_PARTS, "the text part")].append(sym)
-    texts = {}
+    texts: dict[str, tuple[Effect, ...]] = {}
     for part, mine in by_part.items():
         listed = sorted((_listing(s, 3), s) for s in mine)
         for position, (listing, sym) in enumerate(listed):
             _expect_listing(sym, listing, text_listing(index, part, position))
         texts[TEXT_KEYS[part]] = tuple(effects[_arg(sym, 1, "str", "the effect id")] for _, sym in listed)
-    return texts
+    return _Texts(rules_text=texts["rules_text"], effect_text=texts["effect_text"])

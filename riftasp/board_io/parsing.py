@@ -107,7 +107,9 @@ def parse_yaml(text: str, source: str) -> Any:
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     for tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
         Loader.add_constructor(tag, construct_number)
-    Loader.compose_node = compose_node  # type: ignore[method-assign]
+    # (method-assign with PyYAML's stubs, types-PyYAML; without them yaml is Any and the ignore
+    # goes unused, which is no error either.)
+    Loader.compose_node = compose_node  # type: ignore[method-assign, unused-ignore]
     try:
         return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as problem:

@@ -14,7 +14,6 @@ from ..model import SYMBOLIC_REFS, Board, Condition, GameObject, Keyword, Operat
 from ..conditions import CONDITIONS
 from ..filters import FILTERS
 from ..operations import OPERATIONS
-from ..resources import layer_operations, manifest
 from ..specs import ObjectField
 from ..ruleset_data import BoardVocabulary, KeywordRules
 from ..rulesets import Ruleset
@@ -43,7 +42,7 @@ class JsonPaths:
     def effect(self, slot: Slot) -> str:
         if slot.obj is None:
             return f"effects[{slot.position}]"
-        return f"objects[{slot.index}].{TEXT_KEYS[slot.part]}[{slot.position}]"
+        return f"objects[{slot.object_index}].{TEXT_KEYS[slot.part]}[{slot.position}]"
 
 
 class FactPaths:
@@ -60,8 +59,8 @@ class FactPaths:
 
     def effect(self, slot: Slot) -> str:
         if slot.obj is None:
-            return f"ongoing({quote(slot.effect.id)})"
-        return f"text({quote(slot.obj.id)},{quote(slot.effect.id)},{slot.part})"
+            return f"ongoing({quote(slot.placed.id)})"
+        return f"text({quote(slot.obj.id)},{quote(slot.placed.id)},{slot.part})"
 
 
 @dataclass(frozen=True)
@@ -70,14 +69,14 @@ class _Names:
 
     players: tuple[str, ...]
     objects: dict[str, GameObject]
-    player_set: frozenset[str] = frozenset()  # the players again, for look-ups
-    ruleset: Ruleset | None = None
+    player_set: frozenset[str]  # the players again, for look-ups
+    ruleset: Ruleset
     # The operations (as the encoding's terms name them) and kinds of condition of the ruleset.
-    operations: frozenset[str] = frozenset()
-    conditions: frozenset[str] = frozenset()
-    filters: frozenset[str] = frozenset()
-    own: tuple[ObjectField, ...] = ()  # the ruleset's own object keys
-    words: BoardVocabulary | None = None  # the ruleset's card types, zones, statuses
+    operations: frozenset[str]
+    conditions: frozenset[str]
+    filters: frozenset[str]
+    own: tuple[ObjectField, ...]  # the ruleset's own object keys
+    words: BoardVocabulary | None  # the ruleset's card types, zones, statuses
     def player(self, player: str, path: str, allow_you: bool = False) -> None:
         if allow_you and player == "you":
             return
@@ -241,7 +240,7 @@ def _check_effect_ids(placed: list[tuple[Slot, str]]) -> None:
     # Effect ids are global: results and dependencies name effects by id alone.
     first: dict[str, str] = {}
     for slot, path in placed:
-        effect_id = slot.effect.id
+        effect_id = slot.placed.id
         _check_id_characters(effect_id, key_path(path, "id"))
         if effect_id in first:
             raise Invalid(key_path(path, "id"), f"duplicate effect id {shown(effect_id)} (also {first[effect_id]})")
@@ -249,11 +248,12 @@ def _check_effect_ids(placed: list[tuple[Slot, str]]) -> None:
 
 
 def _check_effect(slot: Slot, path: str, names: _Names, rules: KeywordRules) -> None:
-    effect = slot.effect
+    effect = slot.placed
     if slot.part == "ongoing":
         for key in ("timestamp", "controller"):
             if getattr(effect, key) is None:
                 raise Invalid(path, f"missing required field {shown(key)}")
+        assert effect.controller is not None  # refused just above
         names.player(effect.controller, key_path(path, "controller"))
         if effect.source is not None:
             names.object(effect.source, key_path(path, "source"))
@@ -287,7 +287,7 @@ def _check_op(op: Operation, path: str, names: _Names, rules: KeywordRules) -> N
 
 
 def _check_target(slot: Slot, path: str, names: _Names) -> None:
-    target = slot.effect.target
+    target = slot.placed.target
     if target.kind in ("self", "bearer"):
         _check_ref(target.kind, path, slot, names)
     ids_path = key_path(path, "ids")
@@ -315,7 +315,7 @@ def _check_ref(ref: str, path: str, slot: Slot, names: _Names) -> None:
     """`self` is the holder (ongoing: the source), `bearer` exists in Effect Text only."""
     if ref == "bearer" and slot.part != "effect":
         raise Invalid(path, "'bearer' is only meaningful in Effect Text (effect_text)")
-    if ref == "self" and slot.part == "ongoing" and slot.effect.source is None:
+    if ref == "self" and slot.part == "ongoing" and slot.placed.source is None:
         raise Invalid(path, "'self' in an ongoing effect needs the effect's 'source'")
     if ref not in SYMBOLIC_REFS:
         names.object(ref, path)

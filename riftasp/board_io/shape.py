@@ -431,6 +431,7 @@ def _reader(kind: Kind) -> Read:
         return lambda value, path: _enum(value, path, kind.choices, kind.what)
     if kind.name != "array":
         return _READ[kind.name]
+    assert kind.item is not None  # an array's kind has its item (kinds.array)
     read = _reader(kind.item)
     if not kind.non_empty:
         return lambda value, path: _items(value, path, read)

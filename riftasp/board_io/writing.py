@@ -39,7 +39,7 @@ def _object_to_dict(obj: GameObject, own: tuple[ObjectField, ...]) -> dict[str, 
     else:
         data |= {"name": obj.name, "type": obj.card_type}
     data |= {"owner": obj.owner, "controller": obj.controller, "zone": obj.zone}
-    optional = {
+    optional: dict[str, Any] = {
         "location": obj.location,
         "status": list(obj.status) or None,
         "since": obj.since or None,

@@ -10,7 +10,7 @@ contract is a `ContractError` naming the field; nothing is guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 REASONS = frozenset({
     "timestamp", "dependency", "immediately_after", "cycle", "tie", "recheck", "unblocked",
@@ -44,19 +44,19 @@ class Row:
     after: Any
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 # The shapes of a row's values, for the replays: a value of another shape than its
 # characteristic's, from any engine's answer, is a violation where the replay meets it, never a
 # value it computes with.
-def is_names(value: Any) -> bool:
+def is_names(value: Any) -> TypeGuard[list[str]]:
     """A list of names, as tags, types, sub-types, abilities and keywords are written."""
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def is_counts(value: Any) -> bool:
+def is_counts(value: Any) -> TypeGuard[dict[str, int]]:
     """Name -> integer, as Riftbound's keywords are written."""
     return isinstance(value, dict) and all(isinstance(k, str) and _is_int(v) for k, v in value.items())
 

@@ -381,7 +381,8 @@ def all_rulesets() -> list[Ruleset]:
 def board_zones_everywhere() -> frozenset[str]:
     """The zones that are on the board in some ruleset riftasp knows (GameObject.on_board). A
     zone may not be on the board in one ruleset and off it in another."""
-    on, off = set(), {}
+    on: set[str] = set()
+    off: dict[str, str] = {}  # zone -> a ruleset that has it off the board
     for name in known():
         words = board_vocabulary(name)
         on.update(words.board_zones)

@@ -95,6 +95,7 @@ class Analysis:
 
     def held_now(self, src: Instance, states: dict[str, ObjState]) -> Instance | None:
         """A potential ability as its holder holds (or retains) it now; None when it does not."""
+        assert src.holder is not None  # an ability's instance has its holder
         holder = states[src.holder]
         held = holder.held.get(src.name) or holder.retained.get(src.name)
         return None if held is None else self.ability(src.holder, held)
@@ -122,6 +123,7 @@ class Analysis:
                 out.append(src)
                 continue
             # held_now, written out: this loop is the engine's busiest.
+            assert src.holder is not None  # an ability's instance has its holder
             holder = states[src.holder]
             held = holder.held.get(src.name) or holder.retained.get(src.name)
             if held is not None:
@@ -310,15 +312,15 @@ class _Analyser:
         # cost n^3).
         fresh: dict[str, set[str]] = {}
         looked: dict[str, set[str]] = {}
-        edges: set[tuple[str, str, str]] = set()  # (copy effect, holder, target) seen in a pass before
+        edges: set[tuple[str, str | None, str]] = set()  # (copy effect, holder, target) seen in a pass before
         while True:
             changed = False
             # Every effect that could exist: (effect, holder, bearer, ongoing).
             every = [(e, e.source, self.bearer.get(e.source) if e.source else None, True)
                      for e in self.layout.board.effects]  # fmt: skip
-            for holder, abilities in self.potential.items():
+            for potential_holder, abilities in self.potential.items():
                 for p in abilities.values():
-                    every.append((p.effect, holder, self.ability_bearer(holder, p.origin), False))
+                    every.append((p.effect, potential_holder, self.ability_bearer(potential_holder, p.origin), False))
             for effect, holder, bearer, ongoing in every:
                 operator = operators.get(effect.op.name)
                 is_copy = effect.op.name in self.copy_ops
@@ -326,6 +328,7 @@ class _Analyser:
                     continue
                 for oid in self.could_target(effect.target, holder, bearer, effect, ongoing):
                     if not is_copy:
+                        assert isinstance(operator, (SetValue, AddMember))  # (the others went on above)
                         # A value it sets or a member it adds is one the object could have.
                         value = getattr(effect.op, operator.field)
                         changed |= self.may_add(oid, operator.reported, {value})
@@ -438,10 +441,11 @@ class _Analyser:
 
     def potential_writes(
         self, sources: dict[str, list[Instance]], borne: dict[str, tuple[str, ...]]
-    ) -> WriteIndex:
+    ) -> WriteIndex[Instance | str]:
         """Every characteristic some instance on this board could write (§4: it could target
-        the object and its operation writes it)."""
-        index = WriteIndex()
+        the object and its operation writes it); "keyword-borne" for a keyword-borne instance
+        the object could come to have."""
+        index: WriteIndex[Instance | str] = WriteIndex()
         for oid, insts in sources.items():
             for inst in insts:
                 index.add(inst.operator.writes(inst.op, oid), inst)
@@ -483,8 +487,10 @@ def never_applies(
         kept = []
         for inst in insts:
             if inst.kind in (HELD, ONGOING) and not any(written.any_writer(r) for r in reads(inst, oid).all):
-                if inst.kind == HELD and inst.name not in initial[inst.holder].held:
-                    continue  # it never exists
+                if inst.kind == HELD:
+                    assert inst.holder is not None  # an ability's instance has its holder
+                    if inst.name not in initial[inst.holder].held:
+                        continue  # it never exists
                 if not (targets(inst, layout.objects[oid], view) and conditions_hold(inst, oid, view)):
                     continue
             kept.append(inst)

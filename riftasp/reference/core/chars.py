@@ -10,6 +10,9 @@ None). A write may have the parameter EVERY: every member, keyword or ability at
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 Char = tuple[str, str, "str | None"]
 EVERY = "*"
@@ -42,18 +45,18 @@ def matches(write: Char, read: Char) -> bool:
     )
 
 
-class WriteIndex:
+class WriteIndex(Generic[T]):
     """Who writes what, indexed by (object, what), so "does anything write what X reads" is a
-    lookup instead of a scan."""
+    lookup instead of a scan. The writers are items of type T (an application, or its id)."""
 
     def __init__(self) -> None:
-        self._by: dict[tuple[str, str], list[tuple[str | None, object]]] = {}
+        self._by: dict[tuple[str, str], list[tuple[str | None, T]]] = {}
 
-    def add(self, written: tuple[Char, ...], item: object) -> None:
+    def add(self, written: tuple[Char, ...], item: T) -> None:
         for obj, what, param in written:
             self._by.setdefault((obj, what), []).append((param, item))
 
-    def writers(self, read: Char) -> list[object]:
+    def writers(self, read: Char) -> list[T]:
         obj, what, param = read
         return [
             item
@@ -61,7 +64,7 @@ class WriteIndex:
             if p == EVERY or param == EVERY or p == param
         ]
 
-    def any_writer(self, read: Char, exclude: object = None) -> bool:
+    def any_writer(self, read: Char, exclude: T | None = None) -> bool:
         obj, what, param = read
         for p, item in self._by.get((obj, what), ()):
             if item != exclude and (p == EVERY or param == EVERY or p == param):

@@ -28,9 +28,9 @@ AppId = tuple[str, str]  # (instance name, object)
 def dependencies(
     universe: list[tuple[Instance, str]], analysis: Analysis, states: dict[str, ObjState],
     only: list[tuple[Instance, str]] | None = None, kept: dict[AppId, tuple] | None = None,
-) -> dict[AppId, set[AppId]]:
+) -> _Made:
     """Each application of the universe (or of `only`, a part of it) -> the applications of the
-    universe it depends on."""
+    universe it depends on (and, in `tried`, those tried for it)."""
     by_id = {(i.name, o): (i, o) for i, o in universe}
     asked = by_id if only is None else {(i.name, o): (i, o) for i, o in only}
     deps = _Made()  # (each answer, and what was tried for it)
@@ -39,7 +39,7 @@ def dependencies(
         deps.tried[aid] = set()
     if len(by_id) < 2:
         return deps
-    writers = WriteIndex()
+    writers: WriteIndex[AppId] = WriteIndex()
     for inst, oid in universe:
         writers.add(analysis.writes(inst, oid), (inst.name, oid))
     test = _Test(analysis, states, kept)
@@ -110,7 +110,7 @@ class KeptDependencies:
         self.members = {a_id: a for a_id, (a, _) in by_id.items()}
         missing = [(b, q) for b_id, (b, q) in by_id.items()
                    if (e := self.entries.get(b_id)) is None or e.inst is not b]  # fmt: skip
-        made = dependencies(universe, self.a, states, only=missing, kept=self.hypotheses) if missing else {}
+        made = dependencies(universe, self.a, states, only=missing, kept=self.hypotheses) if missing else _Made()
         for b, q in missing:
             b_id = (b.name, q)
             on = made[b_id]

@@ -88,7 +88,7 @@ def reads(inst: Instance, oid: str) -> Reads:
     targeting: tuple[Char, ...] = ()
     f = inst.target.filter if inst.target is not None and inst.target.kind == "filter" else None
     if f is not None:
-        found = [(oid, characteristic, member) for characteristic, member in inst.asks]
+        found: list[Char] = [(oid, characteristic, member) for characteristic, member in inst.asks]
         if f.relation is not None:
             found.append((oid, CONTROLLER, None))
             if inst.kind == HELD and inst.holder is not None:

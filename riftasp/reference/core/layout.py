@@ -56,6 +56,7 @@ def lay_out(board: Board, ruleset: Ruleset) -> Layout:
     slot: dict[tuple[str, str, str | None], int] = {}
     for pos, s in enumerate(ruleset.listing(board)):
         if s.effect is None:
+            assert s.obj is not None  # a slot without an effect is one of an object's own kinds
             slot[(s.obj.id, s.part, s.keyword)] = pos
         elif s.obj is None:
             ongoing_pos[s.effect.id] = pos

@@ -21,7 +21,7 @@ from .conditions import Check, ConditionKind
 from .families import Families
 from .instances import Instance
 from .operators import Operator
-from .state import KeywordInstance, ObjState
+from .state import KeywordInstance
 
 if TYPE_CHECKING:
     from ...rulesets import Ruleset as RulesetValue
@@ -119,6 +119,8 @@ class Ruleset:
         """How the trace names an instance of one of its own kinds, or a keyword-borne one."""
         raise NotImplementedError
 
-    def characteristics(self, obj: GameObject, state: ObjState) -> Characteristics:
-        """An object's output from its final state."""
+    def characteristics(self, obj: GameObject, state: Any) -> Characteristics:
+        """An object's output from its final state: the core's ObjState for the procedures on
+        the core's instances (recheck), a ruleset's own for its own procedure (Sorcery's
+        layered one, whose state is None for an object outside the realm)."""
         raise NotImplementedError

@@ -11,8 +11,9 @@ calculates the board again without f and what it supports, to see whether f woul
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
+from ...result import Application
 from .chars import Char, Reads, WriteIndex
 from .instances import Instance
 from .operators import Arithmetic
@@ -20,33 +21,38 @@ from .state import ObjState, changed
 
 
 class Applied(Protocol):
-    step: int
-    inst: Instance
-    oid: str
-
     @property
-    def application(self): ...
+    def step(self) -> int: ...
+    @property
+    def inst(self) -> Instance: ...
+    @property
+    def oid(self) -> str: ...
+    @property
+    def application(self) -> Application: ...
+
+
+A = TypeVar("A", bound=Applied)  # the caller's records (procedures/recheck.py: Record)
 
 
 def suspects(
-    records: Sequence[Applied],
+    records: Sequence[A],
     reads_of: Callable[[Instance, str], Reads],
     writes_of: Callable[[Instance, str], tuple[Char, ...]],
     undoes_of: Callable[[Instance, str], tuple[Char, ...]],
     states: dict[str, ObjState],
-) -> list[tuple[Applied, list[Applied]]]:
+) -> list[tuple[A, list[A]]]:
     """The applications of a round that may be held up by themselves, in step order, each with
     what it supports (itself first)."""
     ordered = sorted(records, key=lambda r: r.step)
-    undone = WriteIndex()
+    undone: WriteIndex[A] = WriteIndex()
     for r in ordered:
         undone.add(undoes_of(r.inst, r.oid), r)
     view = states.get
 
-    def held(f: Applied) -> list[Applied] | None:
+    def held(f: A) -> list[A] | None:
         """What f supports, when f is a suspect."""
         reads = reads_of(f.inst, f.oid)
-        support: list[Applied] | None = None  # (found once, for every condition of f)
+        support: list[A] | None = None  # (found once, for every condition of f)
         for n, condition in enumerate(f.inst.conditions):
             if not condition.holds(f.inst, f.oid, view):
                 continue
@@ -69,14 +75,14 @@ def _number_of(read: Char, states: dict[str, ObjState]) -> int | None:
 
 
 def _support(
-    f: Applied,
-    ordered: Sequence[Applied],
+    f: A,
+    ordered: Sequence[A],
     reads_of: Callable[[Instance, str], Reads],
     writes_of: Callable[[Instance, str], tuple[Char, ...]],
-) -> list[Applied]:
+) -> list[A]:
     """f, and every application after one of these whose existence, target or condition reads
     what that one writes (an amount read does not count: a smaller number makes it add more)."""
-    written = WriteIndex()
+    written: WriteIndex[A] = WriteIndex()
     written.add(writes_of(f.inst, f.oid), f)
     support = [f]
     for b in ordered:
@@ -90,9 +96,9 @@ def _support(
     return support
 
 
-def _sets(support: list[Applied], read: Char, writes_of: Callable[[Instance, str], tuple[Char, ...]]) -> bool:
+def _sets(support: Sequence[Applied], read: Char, writes_of: Callable[[Instance, str], tuple[Char, ...]]) -> bool:
     """One of them writes the number other than by adding to it (a set, a copy)."""
-    index = WriteIndex()
+    index: WriteIndex[Applied] = WriteIndex()
     for b in support:
         if b.oid == read[0] and not isinstance(b.inst.operator, Arithmetic):
             index.add(writes_of(b.inst, b.oid), b)
@@ -100,7 +106,7 @@ def _sets(support: list[Applied], read: Char, writes_of: Callable[[Instance, str
 
 
 def _holds_without(
-    f: Applied, condition, read: Char, support: list[Applied], states: dict[str, ObjState], view
+    f: Applied, condition, read: Char, support: Sequence[Applied], states: dict[str, ObjState], view
 ) -> bool:
     """f's condition, with the number it reads less what the support added to it (the trace's
     before and after of each)."""
@@ -112,5 +118,7 @@ def _holds_without(
         if app.characteristic == read[1] and app.before is not None and app.after is not None:
             added += app.after - app.before
     state = states[read[0]]
-    less = changed(state, numbers={**state.numbers, read[1]: state.numbers[read[1]] - added})
+    number = state.numbers[read[1]]
+    assert number is not None  # a suspect's read is a number (suspects: _number_of)
+    less = changed(state, numbers={**state.numbers, read[1]: number - added})
     return condition.holds(f.inst, f.oid, lambda o: less if o == read[0] else view(o))

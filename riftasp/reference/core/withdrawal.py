@@ -20,15 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from .graph import strongly_connected_components
 from .chars import Char, WriteIndex
 
 
 class Applied(Protocol):
-    step: int
-    name: str
+    @property
+    def step(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+
+A = TypeVar("A", bound=Applied)  # the caller's records (procedures/recheck.py: Record)
+N = TypeVar("N")  # a node of ring_through's graph
 
 
 @dataclass(frozen=True)
@@ -52,16 +58,16 @@ class Component:
 
 
 def choose(
-    applied: Sequence[Applied],
-    failing: dict,  # application -> Failure
-    reads_of: Callable[[Applied], tuple[Char, ...]],
-    writes_of: Callable[[Applied], tuple[Char, ...]],
-    undoes_of: Callable[[Applied], tuple[Char, ...]],
+    applied: Sequence[A],
+    failing: dict[A, Failure],
+    reads_of: Callable[[A], tuple[Char, ...]],
+    writes_of: Callable[[A], tuple[Char, ...]],
+    undoes_of: Callable[[A], tuple[Char, ...]],
 ) -> list[Component]:
     """The components to withdraw. "g reaches a culprit c" is asked backwards: g is among the
     applications that enable c, directly or through others (c's *ancestors*)."""
-    written = WriteIndex()
-    undone = WriteIndex()
+    written: WriteIndex[A] = WriteIndex()
+    undone: WriteIndex[A] = WriteIndex()
     for app in applied:
         written.add(writes_of(app), app)
         undone.add(undoes_of(app), app)
@@ -86,7 +92,7 @@ def choose(
 
     ancestor_cache: dict[int, set[int]] = {}
 
-    def ancestors(c: Applied) -> set[int]:
+    def ancestors(c: A) -> set[int]:
         """ids of the applications that reach c through `enables`."""
         cached = ancestor_cache.get(id(c))
         if cached is not None:
@@ -148,22 +154,22 @@ def choose(
 
 
 def ring_through(
-    start: object,
-    nodes: Sequence[object],
-    reads_of: Callable[[object], tuple[Char, ...]],
-    writes_of: Callable[[object], tuple[Char, ...]],
-) -> set:
+    start: N,
+    nodes: Sequence[N],
+    reads_of: Callable[[N], tuple[Char, ...]],
+    writes_of: Callable[[N], tuple[Char, ...]],
+) -> set[N]:
     """The applications through which `start` undoes itself: every one it could affect (it writes
     what they read, directly or through others) that could affect it back — its strongly
     connected part of the board's could-affect graph (§8: a withdrawn application that would
     apply in the final state names the ring of its paradox)."""
-    readers = WriteIndex()
-    writers = WriteIndex()
+    readers: WriteIndex[N] = WriteIndex()
+    writers: WriteIndex[N] = WriteIndex()
     for n in nodes:
         readers.add(reads_of(n), n)
         writers.add(writes_of(n), n)
 
-    def closure(step: Callable[[object], list]) -> set:
+    def closure(step: Callable[[N], list[N]]) -> set[N]:
         seen = {start}
         todo = [start]
         while todo:

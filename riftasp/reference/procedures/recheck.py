@@ -253,7 +253,7 @@ class Round:
         eligible = [(i, o) for i, o in pending if conditions_hold(i, o, view)]
         if not self.settled:
             return pending, eligible, eligible, False
-        writers = WriteIndex()
+        writers: WriteIndex[AppId] = WriteIndex()
         for inst, oid in pending:
             writers.add(self.a.writes(inst, oid), (inst.name, oid))
         settled = [(i, o) for i, o in eligible if self.is_settled(i, o, members, writers)]
@@ -386,8 +386,8 @@ class Round:
                 continue
             if starts and self.keeps:
                 numbers[ch] = value + added.get(ch, 0)
-            elif not starts and before.numbers.get(ch) is not None:
-                added[ch] = added.get(ch, 0) + value - before.numbers[ch]
+            elif not starts and (was := before.numbers.get(ch)) is not None:
+                added[ch] = added.get(ch, 0) + value - was
         return changed(after, numbers=numbers) if numbers != dict(after.numbers) else after
 
     # -- §8: the final check ----------------------------------------------------------------------

@@ -70,7 +70,7 @@ class _Board:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.objects = {o.id: o for o in board.objects}
-        self.placed = [Placed(slot.effect, slot.obj, slot.part) for slot in listed_effects(board)]
+        self.placed = [Placed(slot.placed, slot.obj, slot.part) for slot in listed_effects(board)]
 
     def targets(self, p: Placed) -> set[str]:
         t = p.effect.target

@@ -36,7 +36,7 @@ Requires hypothesis (a test dependency; `riftasp fuzz` asks for it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -309,7 +309,7 @@ def _unit(slot: int, might: int | None = 3, **fields: Any) -> dict[str, Any]:
     return gene | fields
 
 
-def _eff(op: dict[str, Any], target: Any = "default", conditions: tuple = (), timestamp: int | None = None,
+def _eff(op: dict[str, Any], target: Any = "default", conditions: Sequence[Any] = (), timestamp: int | None = None,
          controller: str = "alice", effect_text: bool = False, source: int | None = None) -> dict[str, Any]:  # fmt: skip
     """An effect gene. `target`: "default" | "self" | a list of slots | {"filter": {...}};
     `timestamp` None: the text's default (its holder's), or 0 for an ongoing effect."""
@@ -340,7 +340,7 @@ def _stamp(draw: st.DrawFn) -> int:
     return draw(STAMP)
 
 
-def _choose(draw: st.DrawFn, variants: dict[str, tuple[str, ...]], profile: Profile) -> str | None:
+def _choose(draw: st.DrawFn, variants: Mapping[str, tuple[str, ...]], profile: Profile) -> str | None:
     """A variant whose operations and features the profile allows (None: no variant fits)."""
     fits = [name for name, needs in variants.items() if all(profile.allows(n) for n in needs)]
     return draw(st.sampled_from(fits)) if fits else None
@@ -475,7 +475,8 @@ _C_VARIANTS = {
 def unchangeable_reads(draw: st.DrawFn, profile: Profile) -> Genes:
     """C: conditions across objects on status, or on what no effect on the board writes."""
     variant = _choose(draw, _C_VARIANTS, profile)
-    perk = {"op": draw(st.sampled_from([o for o in ("gain_keywords", "plus") if profile.allows(o)] or ["plus"]))}
+    perk: dict[str, Any] = {
+        "op": draw(st.sampled_from([o for o in ("gain_keywords", "plus") if profile.allows(o)] or ["plus"]))}
     perk |= {"keywords": [draw(st.sampled_from(NON_SUMMING_DRAWN))]} if perk["op"] == "gain_keywords" else {"amount": 2}
     if variant == "copy-chain":
         three = draw(st.booleans())
@@ -661,9 +662,10 @@ def paradox_rings(draw: st.DrawFn, profile: Profile) -> Genes:
         lower = [o for o in ("minus", "minus_min", "set_might") if profile.allows(o)]
         might = draw(st.integers(5, 6))
         low = draw(st.sampled_from(lower)) if lower else None
-        drop = {"minus": {"op": "minus", "amount": might - 3},
-                "minus_min": {"op": "minus_min", "amount": 3, "min": 2},
-                "set_might": {"op": "set_might", "value": 3}}.get(low)  # fmt: skip
+        drops: dict[str, dict[str, Any]] = {"minus": {"op": "minus", "amount": might - 3},
+                                            "minus_min": {"op": "minus_min", "amount": 3, "min": 2},
+                                            "set_might": {"op": "set_might", "value": 3}}  # fmt: skip
+        drop = drops.get(low) if low is not None else None
         ring = [_eff({"op": "gain_keywords", "keywords": [keyword]}, conditions=[_cond("mighty")], timestamp=stamp(0))]
         if drop is not None:
             ring.append(_eff(drop, conditions=[_cond("has_keyword", keyword)], timestamp=stamp(1)))
@@ -671,7 +673,8 @@ def paradox_rings(draw: st.DrawFn, profile: Profile) -> Genes:
         might = draw(st.integers(3, 4))
         ring = [_eff({"op": "plus", "amount": 2}, conditions=[_cond("has_keyword", keyword)], timestamp=stamp(0)),
                 _eff({"op": "lose_keywords", "keywords": [keyword]}, conditions=[_cond("mighty")], timestamp=stamp(1))]
-    unrelated_ops = [{"op": "gain_keywords", "keywords": [draw(st.sampled_from(NON_SUMMING_DRAWN))]},
+    unrelated_ops: list[dict[str, Any]] = [
+                     {"op": "gain_keywords", "keywords": [draw(st.sampled_from(NON_SUMMING_DRAWN))]},
                      {"op": "add_tag", "tag": draw(st.sampled_from(TAGS))}, {"op": "plus", "amount": 1}]
     unrelated_ops = [o for o in unrelated_ops if profile.allows(o["op"])] or [{"op": "plus", "amount": 0}]
     unrelated = _eff(draw(st.sampled_from(unrelated_ops)),
@@ -719,7 +722,7 @@ def _needs(*names: str, objects: int = 1) -> Callable[[Profile, int], bool]:
     return fits
 
 
-def _variants_fit(variants: dict[str, tuple[str, ...]], objects: int = 1) -> Callable[[Profile, int], bool]:
+def _variants_fit(variants: Mapping[str, tuple[str, ...]], objects: int = 1) -> Callable[[Profile, int], bool]:
     return lambda profile, max_objects: max_objects >= objects and any(
         all(profile.allows(n) for n in needs) for needs in variants.values()
     )
@@ -823,7 +826,8 @@ def _build(
     ongoing_genes = [e for e in (_restrict_effect(g, profile) for g in ongoing_genes) if e is not None]
     slots = _Slots(object_genes)
     objects = [_build_object(g, slots.ids[i], slots, object_genes) for i, g in enumerate(object_genes)]
-    placed = [(obj, gene) for obj, g in zip(objects, object_genes) for gene in g["text"]]
+    placed: list[tuple[dict[str, Any] | None, dict[str, Any]]] = [
+        (obj, gene) for obj, g in zip(objects, object_genes) for gene in g["text"]]
     placed += [(None, gene) for gene in ongoing_genes]
     ongoing: list[dict[str, Any]] = []
     for number, (holder, gene) in enumerate(placed[:max_effects], 1):

@@ -205,8 +205,8 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
             row, column = draw(st.integers(1, max_row)), draw(st.integers(1, max_column))
             since = draw(st.integers(0, 1 if same_time else 3))
             owner = draw(st.sampled_from(PLAYERS))
-        obj = {"id": f"o{n}", "card": card, "owner": owner, "zone": "realm", "row": row, "column": column,
-               "since": since}
+        obj: dict[str, Any] = {"id": f"o{n}", "card": card, "owner": owner, "zone": "realm", "row": row,
+                               "column": column, "since": since}
         if card in SITES:
             if (obj["row"], obj["column"]) in sites:
                 continue  # one site per square
@@ -255,7 +255,7 @@ def sorcery_boards(draw: Any, profile: Profile | None = None, ruleset: str = "so
     for spell in sorted(spells):
         objects.append({"id": spell, "card": _spell_card(spell), "owner": draw(st.sampled_from(PLAYERS)),
                         "zone": "cemetery"})  # fmt: skip
-    board = {"ruleset": ruleset, "players": list(PLAYERS), "objects": objects, "effects": effects}
+    board: dict[str, Any] = {"ruleset": ruleset, "players": list(PLAYERS), "objects": objects, "effects": effects}
     if (rows, columns) != realm_size():
         board["realm"] = {"rows": rows, "columns": columns}
     if draw(st.integers(0, 4)):

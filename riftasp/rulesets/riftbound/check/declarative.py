@@ -40,7 +40,7 @@ from ....terms import quote
 from .view import read_view
 from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdict, solve_claim,  # noqa: F401
                                     unknown_kind, TIME_LIMIT)
-from ....check.report import Report, Violation, show
+from ....check.report import Violation, show
 
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
 # What the program knows: every operation, condition and filter of Riftbound's boards.

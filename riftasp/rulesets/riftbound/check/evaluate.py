@@ -20,8 +20,8 @@ What an object holds comes from its `abilities` list; without it, from the trace
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ....model import Condition
 from .view import View
@@ -73,6 +73,7 @@ class FinalState:
 
     def controller_of(self, inst: Inst) -> str | None:
         if inst.kind == "ongoing":
+            assert inst.effect is not None  # (each kind has the fields Inst names for it)
             return inst.effect.controller
         if inst.holder is None or inst.holder not in self.ix.on_board:
             return None
@@ -92,10 +93,13 @@ class FinalState:
                 return None
             return inst.name in held or inst.name in self.retained[h]
         if inst.kind == "buff":
+            assert inst.fixed is not None
             return ix.objects[inst.fixed].buffed and inst.fixed in ix.on_board
         if inst.kind == "bonus":
+            assert inst.gear is not None
             return ix.objects[inst.gear].might_bonus is not None and inst.fixed is not None
         # keyword bonus: the object holds that keyword instance
+        assert inst.keyword is not None
         names = self.keyword_instances(oid, inst.keyword)
         if names is None:
             return inst.fixed == oid and inst.keyword in self.values[oid].keywords
@@ -106,6 +110,7 @@ class FinalState:
         if self.replayed is None or oid in self.replayed.lost:
             return None
         state = self.replayed.states.get(oid)
+        kws: list[tuple[str, int, str | None, int]]
         if state is None:
             kws = [(k, v, None, 0) for k, v in self.ix.printed[oid].keywords]
         else:
@@ -123,9 +128,11 @@ class FinalState:
         if inst.kind == "buff":
             return f"{inst.fixed} is not buffed on the board"
         if inst.kind == "bonus":
+            assert inst.gear is not None
             if ix.objects[inst.gear].might_bonus is None:
                 return f"{inst.gear} has no Might Bonus"
             return f"{inst.gear} is not attached"
+        assert inst.keyword is not None
         names = self.keyword_instances(oid, inst.keyword)
         if names is None:
             return f"{oid} has no {inst.keyword}"
@@ -137,6 +144,7 @@ class FinalState:
             return False
         if inst.kind in ("buff", "bonus", "keyword"):
             return oid == inst.fixed
+        assert inst.effect is not None  # the other kinds are effects
         target = inst.effect.target
         if target.kind == "self":
             return oid == inst.holder
@@ -168,6 +176,7 @@ class FinalState:
     def failing_conditions(self, inst: Inst, oid: str) -> list[str]:
         """The conditions that do not hold in the final state, described."""
         if inst.kind == "keyword":
+            assert inst.keyword is not None
             status = self.ix.bonus[inst.keyword]
             return [] if status in self.values[oid].status else [f"status {status} of {oid}"]
         if inst.effect is None:
@@ -196,7 +205,8 @@ class FinalState:
 
     def objects_for(self, inst: Inst) -> Iterable[str]:
         if inst.kind in ("buff", "bonus", "keyword"):
-            return [inst.fixed] if inst.fixed in self.ix.on_board else []
+            return [inst.fixed] if inst.fixed is not None and inst.fixed in self.ix.on_board else []
+        assert inst.effect is not None  # the other kinds are effects
         target = inst.effect.target
         if target.kind in ("self", "bearer"):
             return [inst.holder] if inst.holder in self.ix.on_board else []
@@ -408,7 +418,7 @@ def _condition_reads(c: Condition, inst: Inst, oid: str) -> list[tuple[str | Non
     if c.kind == "has_keyword":
         return [(ref, "keyword", c.keyword)]
     if c.kind == "controlled_by":
-        reads = [(ref, "controller", None)]
+        reads: list[tuple[str | None, str, str | None]] = [(ref, "controller", None)]
         if c.player == "you" and inst.is_ability:
             reads.append((inst.holder, "controller", None))
         return reads
@@ -422,14 +432,16 @@ class _Undone:
     tag; a copy for types; `set_controller` for a controller. Increases and gains never undo."""
 
     def __init__(self, index: BoardIndex, view: View, row, oid: str) -> None:
+        assert view.applied is not None  # (asked only while the trace is replayed)
         self.ix, self.view, self.row, self.oid = index, view, row, oid
+        self.applied = view.applied
 
     def any(self, reads, itself: bool = False) -> bool:
         """`itself`: the row's own application counts too (for a condition, §8)."""
         return any(self._one(obj, what, param, itself) for obj, what, param in reads if obj is not None)
 
     def _one(self, obj: str, what: str, param: str | None, itself: bool) -> bool:
-        for other in self.view.applied.get(obj, []):
+        for other in self.applied.get(obj, []):
             own = other.effect == self.row.effect and obj == self.oid
             if (other.step <= self.row.step or own) and not (own and itself):
                 continue

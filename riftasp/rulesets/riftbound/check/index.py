@@ -138,20 +138,28 @@ class BoardIndex:
         return g.attached_since if g.attached_since is not None else g.since
 
     def fixed_timestamp(self, inst: Inst) -> int | None:
-        """The timestamp §2 gives an instance, when the board alone decides it."""
-        if inst.kind == "ongoing":
-            return inst.effect.timestamp
-        if inst.kind == "rules":
-            printer = self.place[inst.effect.id][1]
-            return inst.effect.timestamp if inst.effect.timestamp is not None else self.objects[printer].since
-        if inst.kind == "effect":
-            return inst.effect.timestamp if inst.effect.timestamp is not None else self.gear_timestamp(inst.gear)
+        """The timestamp §2 gives an instance, when the board alone decides it. (Each kind has
+        the fields Inst names for it: the asserts say so.)"""
+        if inst.kind in ("ongoing", "rules", "effect"):
+            e = inst.effect
+            assert e is not None
+            if inst.kind == "ongoing" or e.timestamp is not None:
+                return e.timestamp
+            if inst.kind == "rules":
+                printer = self.place[e.id][1]
+                assert printer is not None
+                return self.objects[printer].since
+            assert inst.gear is not None
+            return self.gear_timestamp(inst.gear)
         if inst.kind == "buff":
+            assert inst.fixed is not None
             o = self.objects[inst.fixed]
             return o.buff_since if o.buff_since is not None else o.since
         if inst.kind == "bonus":
+            assert inst.gear is not None
             return self.gear_timestamp(inst.gear)
         if inst.kind == "keyword" and inst.brought_by is None:
+            assert inst.fixed is not None
             return self.objects[inst.fixed].since
         return None  # copied abilities and brought keywords: the application that brought them
 
@@ -172,6 +180,7 @@ class BoardIndex:
                 return Inst(name, "ongoing", stage, e, holder=e.source)
             if kind == "rules":
                 return Inst(name, "rules", stage, e, holder=where)
+            assert where is not None  # Effect Text: written on its gear
             return Inst(name, "effect", stage, e, holder=self.bearer.get(where), gear=where)
         if name.startswith("buff:"):
             oid = name[5:]

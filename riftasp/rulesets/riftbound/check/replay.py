@@ -183,7 +183,8 @@ class Replay:
             self.exists_now(oid, row, inst, state)
             if not self.values(oid, row, inst, state, chain):
                 ok = False
-            if inst.is_ability and inst.holder == oid and inst.effect.op.name in ("copy", "lose_all_abilities"):
+            if (inst.is_ability and inst.holder == oid and inst.effect is not None
+                    and inst.effect.op.name in ("copy", "lose_all_abilities")):
                 if row.effect not in state.held:
                     state.retained.add(row.effect)  # an effect does not remove itself (§4)
             snaps.append((row.step, frozenset(state.held) | frozenset(state.retained)))
@@ -270,14 +271,15 @@ class Replay:
         name = op.name if op is not None else None
 
         if inst.characteristic == "copy":
+            assert op is not None  # (a copy is an effect)
             # before/after are copiable roots (docs/semantics.md §11): the copier's before, and
             # after the root of what it copies (`of`) at that moment.
             was = self.root(oid, row.step)
             if row.before != was:
                 self.fail(oid, "before", was, row.before, row.effect)
-            root = self.root(inst.effect.op.of, row.step)
+            root = self.root(op.of, row.step)
             if root is None:
-                self.fail(oid, "after", f"the root of {inst.effect.op.of}", row.after, row.effect)
+                self.fail(oid, "after", f"the root of {op.of}", row.after, row.effect)
                 return False
             if row.after != root:
                 self.fail(oid, "after", root, row.after, row.effect)
@@ -321,12 +323,14 @@ class Replay:
                     return True
                 return False
             expected_after = self.might_after(oid, row, inst, state, before)
-            was = state.might
+            might_was = state.might
             state.might = self.might_after(oid, row, inst, state, state.might)
-            if name != "set_might" and _is_int(was) and _is_int(state.might):
-                self.added[oid] = self.added.get(oid, 0) + state.might - was
+            if name != "set_might" and _is_int(might_was) and _is_int(state.might):
+                self.added[oid] = self.added.get(oid, 0) + state.might - might_was
             self.compare(oid, row, "after", expected_after, row.after)
             chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
+            return True
+        if op is None:  # (the instances without an effect, buffs and bonuses, are Might's, above)
             return True
         if name == "set_controller":
             state.controller = op.player
@@ -335,25 +339,25 @@ class Replay:
             return True
         if name in ("add_tag", "remove_tag"):
             state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
-            base = set(before) if is_names(before) else set()
-            expected = sorted(base | {op.tag} if name == "add_tag" else base - {op.tag})
-            self.compare(oid, row, "after", expected, row.after)
-            chain["tags"] = row.after if is_names(row.after) else expected
+            tags = set(before) if is_names(before) else set()
+            expected_tags = sorted(tags | {op.tag} if name == "add_tag" else tags - {op.tag})
+            self.compare(oid, row, "after", expected_tags, row.after)
+            chain["tags"] = row.after if is_names(row.after) else expected_tags
             return True
         if name in ("gain_keywords", "lose_keywords"):
-            base = dict(before) if is_counts(before) else {}
+            counts = dict(before) if is_counts(before) else {}
             if name == "gain_keywords":
                 for kw in op.keywords:
                     v = 1 if kw.value is None else kw.value
                     state.kws.append((kw.name, v, row.effect, row.timestamp))
-                    base[kw.name] = base.get(kw.name, 0) + v if kw.name in ix.summing else 1
+                    counts[kw.name] = counts.get(kw.name, 0) + v if kw.name in ix.summing else 1
             else:
                 lost = {kw.name for kw in op.keywords}
                 state.kws = [i for i in state.kws if i[0] not in lost]
-                base = {k: v for k, v in base.items() if k not in lost}
-            expected = dict(sorted(base.items()))
-            self.compare(oid, row, "after", expected, row.after)
-            chain["keywords"] = row.after if is_counts(row.after) else expected
+                counts = {k: v for k, v in counts.items() if k not in lost}
+            expected_counts = dict(sorted(counts.items()))
+            self.compare(oid, row, "after", expected_counts, row.after)
+            chain["keywords"] = row.after if is_counts(row.after) else expected_counts
             return True
         if name == "lose_all_abilities":
             state.kws, state.held = [], {}
@@ -377,11 +381,13 @@ class Replay:
         if inst.kind == "buff":
             return might + 1
         if inst.kind == "bonus":
+            assert inst.gear is not None
             bonus = self.ix.objects[inst.gear].might_bonus
             return might + (bonus or 0)
         if inst.kind == "keyword":
             values = [v for k, v, s, _ in state.kws if k == inst.keyword and s == inst.brought_by]
             return might + (values[0] if values else 0)
+        assert op is not None  # (the kinds without an effect returned above)
         n = op.name
         if n == "plus":
             return might + op.amount

@@ -6,6 +6,7 @@ either engine.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +84,9 @@ class SorceryBoard:
             for op in stage.operations:
                 self.stage_of[op] = (stage.layer, stage.sublayer, stage.rank)
         self.stage_of["gain_keywords"] = self.stage_of.get("gain_keyword", ("ability_adding", None, 0))
-        self.stage_of["gain_linked_printed"] = self.stage_of.get("add_type", self.stage_of.get("gain_linked_printed"))
+        linked = self.stage_of.get("add_type", self.stage_of.get("gain_linked_printed"))
+        if linked is not None:  # (a table with neither leaves it out, as it does any other operation)
+            self.stage_of["gain_linked_printed"] = linked
         self.sublayers = {(s.layer, s.sublayer): s.rank for s in stages}
         self.adding_layer = self.number(self.stage_of["gain_keywords"][0])
         self.removing_layer = self.number(self.stage_of.get("silence", ("ability_removing",))[0])
@@ -151,8 +154,8 @@ class SorceryBoard:
             return Named(name, e, "ongoing", holder)
         base, _, at = name.partition("@")
         if at:
-            holder = self.objects.get(at)
-            if holder is None or holder.zone != "realm":
+            holding = self.objects.get(at)
+            if holding is None or holding.zone != "realm":
                 return None
             for art in self.carried_by(at):
                 for e in art.effect_text:
@@ -215,21 +218,21 @@ class SorceryBoard:
 
     # -- targets and conditions (§3, §4), in a state -----------------------------------------------
 
-    def you(self, named: Named, state: dict[str, Any]) -> str | None:
+    def you(self, named: Named, state: Mapping[str, Any]) -> str | None:
         if named.kind == "ongoing" and named.effect.controller is not None:
             return named.effect.controller
         if named.holder is not None and named.holder in state:
             return state[named.holder]["controller"]
         return None
 
-    def targets(self, named: Named, state: dict[str, Any]) -> list[str]:
+    def targets(self, named: Named, state: Mapping[str, Any]) -> list[str]:
         """The objects the effect names in `state`, in listing order (conditions aside)."""
         holder = named.holder
         if named.kind == "grant":
-            return [holder] if holder in state else []
+            return [holder] if holder is not None and holder in state else []
         target = named.effect.target
         if target.kind in ("self", "bearer"):
-            return [holder] if holder in state else []
+            return [holder] if holder is not None and holder in state else []
         if target.kind == "ids":
             return [o for o in self.in_realm if o in target.ids]
         you = self.you(named, state)
@@ -239,7 +242,7 @@ class SorceryBoard:
         """The objects a filter's `near` may reach from its holder, in listing order: those at
         the squares around the holder's (a whole column for "in front"), or every object in the
         realm for a filter without one (what `matches` then judges)."""
-        near = named.effect.target.filter.near
+        near = named.effect.target.matching.near
         square = self.square(named.holder) if near is not None and named.holder is not None else None
         if near is None or square is None:
             return list(self.in_realm) if near is None else []
@@ -253,8 +256,8 @@ class SorceryBoard:
         found = [o for sq in squares for o in self.standing.get(sq, ())]
         return sorted(found, key=self.index.__getitem__)
 
-    def matches(self, named: Named, oid: str, state: dict[str, Any], you: str | None) -> bool:
-        f = named.effect.target.filter
+    def matches(self, named: Named, oid: str, state: Mapping[str, Any], you: str | None) -> bool:
+        f = named.effect.target.matching
         s = state[oid]
         if f.of_type is not None and f.of_type not in s["types"]:
             return False
@@ -270,13 +273,13 @@ class SorceryBoard:
             return named.holder is not None and self.related(f.near, named.holder, oid, you)
         return True
 
-    def holds(self, named: Named, target: str, state: dict[str, Any]) -> bool:
+    def holds(self, named: Named, target: str, state: Mapping[str, Any]) -> bool:
         """Every condition of the effect in `state` (a grant has none)."""
         if named.kind == "grant":
             return True
         for c in named.effect.conditions:
             ref = {"target": target, "self": named.holder, "bearer": named.holder}.get(c.of, c.of)
-            if ref not in state:
+            if ref is None or ref not in state:
                 return False
             if c.kind in ("power_at_most", "power_below"):
                 power = state[ref]["power"]

@@ -30,7 +30,7 @@ from ....model import Board, Effect
 from ....resources import encodings_folder
 from ....terms import quote
 from ....check.declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
-from ....check.report import Report, Violation, show
+from ....check.report import Violation, show
 from .board import SorceryBoard
 from .view import read_view
 
@@ -284,7 +284,6 @@ class Facts:
 
     # the program's input
     def text(self) -> str:
-        b = self.board
         lines = self.lines
         for oid in self.realm:
             o, q = self.objects[oid], quote(oid)
@@ -342,6 +341,7 @@ class Facts:
             if e.controller is not None:
                 out.append(f"fixyou({term},{quote(e.controller)}).")
         else:
+            assert inst.keeper is not None  # only a board effect has no keeper
             out.append(f"keeper({term},{quote(inst.keeper)}).")
         if inst.kind == "gr":
             out.append(f"granted({term}).")
@@ -399,7 +399,7 @@ class Facts:
             out += [f"tid({term},{quote(o)})." for o in self.realm if o in t.ids]
         else:
             out.append(f"tk({term},filter).")
-            f = t.filter
+            f = t.matching
             if f.of_type is not None:
                 out.append(f"f_type({term},{quote(f.of_type)}).")
             if f.subtype is not None:
@@ -424,11 +424,11 @@ class Facts:
             if c.of == "target":
                 ref = "target"
             else:
-                oid = inst.holder if c.of in ("self", "bearer") else c.of
-                if oid is None or oid not in self.in_realm:
+                read = inst.holder if c.of in ("self", "bearer") else c.of
+                if read is None or read not in self.in_realm:
                     out.append(f"cnever({term}).")
                     continue
-                ref = f"obj({quote(oid)})"
+                ref = f"obj({quote(read)})"
             if c.kind == "lacks_adjacent_ally_with":
                 out.append(f"cnd({term},lack({quote(c.keyword)}),{ref},{n}).")
             else:
@@ -652,6 +652,7 @@ def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT
             out.append(Violation(obj, DECLARATIVE, kind, KINDS.get(kind, kind),
                                  "broken by every calculation giving the claimed state", name))
     view = read_view(board, resolution)
+    assert verdict.example is not None  # a consistent answer comes with its calculation (Program.ask)
     for oid, s in sorted(verdict.example.states.items()):
         claimed = view.objects[oid]
         pairs = [("name", s.name, claimed.name), ("controller", s.controller, claimed.controller),

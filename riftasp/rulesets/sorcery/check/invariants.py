@@ -225,6 +225,7 @@ class Checker:
                     self.order(picks.get(key, []), r, named, gained_at, rows, state)
                     picks.setdefault(key, []).append((r, named))
                     if r.sublayer == BEFORE and sb.acts(named) in REMOVING:
+                        assert current is not None  # set at this effect's first row, above
                         self.moved_removal(r, named, current[2], state)
             # Conditions hold now (checked once, at its position).
             self.count()
@@ -247,7 +248,7 @@ class Checker:
         allowed, label = self.sb.allowed(named)
         self.count()
         if (r.layer, r.sublayer) not in allowed:
-            self.violation(r.object, TRACE, "position", " or ".join(sorted(f"{l} {s or ''}".strip() for l, s in allowed)),
+            self.violation(r.object, TRACE, "position", " or ".join(sorted(f"{layer} {s or ''}".strip() for layer, s in allowed)),
                            f"{r.layer} {r.sublayer or ''}".strip(), r.effect)  # fmt: skip
         if r.sublayer in (BEFORE, AFTER):
             need = "before_layer" if r.sublayer == BEFORE else "waited"
@@ -298,7 +299,7 @@ class Checker:
         this one is judged again. (The ring is read in the state before `a` applied: what it took
         put back.)"""
         sb = self.sb
-        taken = {}
+        taken: dict[tuple[str, str | None], Named] = {}  # (removal, its holder) -> it
         for x in rows:
             if x.effect != a.effect or not isinstance(x.before, dict):
                 continue
@@ -438,7 +439,7 @@ class Checker:
     # -- the end -----------------------------------------------------------------------------------
 
     def finals(self, state: dict[str, Any], rows: list[Row]) -> None:
-        ops = {}
+        ops: dict[str, set[str]] = {}
         for r in rows:
             named = self.sb.named(r.effect, r.object)
             if named is not None:

@@ -50,9 +50,10 @@ def _final(data: Any, where: str) -> Final:
     abilities = data.get("abilities")
     zone = data.get("zone")
     _need(zone is None or isinstance(zone, str), f"{where}.zone", "a string", zone)
+    types, subtypes, affinity = (frozenset(_str_list(data[k], f"{where}.{k}"))
+                                 for k in ("types", "subtypes", "affinity"))
     return Final(
-        name, controller, power,
-        *(frozenset(_str_list(data[k], f"{where}.{k}")) for k in ("types", "subtypes", "affinity")),
+        name, controller, power, types, subtypes, affinity,
         frozenset(keywords), data["disabled"], data["silenced"], zone or "",
         None if abilities is None else frozenset(_str_list(abilities, f"{where}.abilities")),
     )  # fmt: skip

@@ -35,11 +35,11 @@ class Realm:
         obj = self.objects[oid]
         return bool(obj.burrowed or obj.submerged)
 
-    def forward(self, player: str) -> int:
+    def forward(self, player: str | None) -> int:
         """The row step "in front" for a player: the first player faces higher rows."""
         return 1 if player == self.first_player else -1
 
-    def related(self, relation: str, holder: str, target: str, controller: str) -> bool:
+    def related(self, relation: str, holder: str, target: str, controller: str | None) -> bool:
         """Whether `target` stands in `relation` to `holder` (the holder's controller says which
         way is in front)."""
         here, there = self.square(holder), self.square(target)
@@ -48,7 +48,7 @@ class Realm:
         return _RELATIONS[relation](self, holder, target, here, there, controller)
 
 
-def _area(realm: Realm, holder: str, target: str, here: Square, there: Square, controller: str) -> bool:
+def _area(realm: Realm, holder: str, target: str, here: Square, there: Square, controller: str | None) -> bool:
     # An aura affects the 2 x 2 block of sites whose top-left square it names; anything else, its
     # own square.
     if realm.objects[holder].card_type != "aura":
@@ -57,7 +57,7 @@ def _area(realm: Realm, holder: str, target: str, here: Square, there: Square, c
 
 
 def _in_front(steps: int | None) -> Callable[..., bool]:
-    def related(realm: Realm, holder: str, target: str, here: Square, there: Square, controller: str) -> bool:
+    def related(realm: Realm, holder: str, target: str, here: Square, there: Square, controller: str | None) -> bool:
         if there[1] != here[1]:
             return False
         ahead = (there[0] - here[0]) * realm.forward(controller)

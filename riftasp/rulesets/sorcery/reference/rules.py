@@ -44,7 +44,7 @@ class Ability:
 @dataclass
 class ObjState:
     name: str
-    controller: str
+    controller: str | None  # None: taken by an effect whose controller is no one (controller_of)
     power: int | None
     types: set[str]
     subtypes: set[str]
@@ -152,6 +152,7 @@ class World:
                 if inst is not None:
                     out.append(inst)
         for n, e in enumerate(self.board.effects):
+            assert e.timestamp is not None  # an ongoing effect has one (board_io/references.py)
             key = (e.timestamp, 1, 0, 0, len(self.board.objects) + n, 0, 0)
             out.append(Instance(("ongoing", e.id), e.id, e, "ongoing", e.source, key, e.timestamp, fixed_controller=e.controller))  # fmt: skip
         return out
@@ -261,7 +262,7 @@ class World:
     def is_gaze(self, inst: Instance) -> bool:
         """An at-rest disabling ability (§6: Hillock Basilisk, Stone-gaze Gorgons)."""
         return (inst.effect.op.name == "disable" and inst.effect.target.kind == "filter"
-                and inst.effect.target.filter.at_rest and not self.is_grant(inst))  # fmt: skip
+                and inst.effect.target.matching.at_rest and not self.is_grant(inst))  # fmt: skip
 
     def removal_rings(self) -> tuple[dict[tuple, frozenset], dict[tuple, Instance]]:
         """Each removal's ring (§3): the other removals that, directly or through others, remove
@@ -316,7 +317,7 @@ class World:
         return [oid for oid in self.in_realm if self.matches(inst, oid, ignore_at_rest)]
 
     def matches(self, inst: Instance, oid: str, ignore_at_rest: bool = False) -> bool:
-        f = inst.effect.target.filter
+        f = inst.effect.target.matching
         s = self.state[oid]
         obj = self.objects[oid]
         you = self.controller_of(inst)
@@ -453,7 +454,7 @@ class World:
     def uid_name(self, uid: tuple) -> str:
         return uid[1]
 
-    def uid_holder(self, uid: tuple, due: list[Instance]) -> str:
+    def uid_holder(self, uid: tuple, due: list[Instance]) -> str | None:
         return next(i.holder for i in due if i.uid == uid)
 
     def control_dependencies(self, due: list[Instance]) -> dict[tuple, set[tuple]]:
@@ -475,12 +476,13 @@ class World:
     def at_rest_older(self, due: list[Instance]) -> set[tuple[tuple, tuple]]:
         """(A, B): A counts as older than B (§6)."""
         gazes = [i for i in due if i.effect.op.name == "disable" and i.effect.target.kind == "filter"
-                 and i.effect.target.filter.at_rest and i.holder in self.state]  # fmt: skip
+                 and i.effect.target.matching.at_rest and i.holder in self.state]  # fmt: skip
         out = set()
         for a in gazes:
             for b in gazes:
                 if a is b or a.holder == b.holder:
                     continue
+                assert a.holder is not None and b.holder is not None  # (in the realm: see gazes)
                 mutual = b.holder in self.targets(a, ignore_at_rest=True) and a.holder in self.targets(b, ignore_at_rest=True)
                 a_rests, b_rests = bool(self.objects[a.holder].at_rest), bool(self.objects[b.holder].at_rest)
                 if mutual and not a_rests and b_rests:
@@ -546,6 +548,7 @@ def gain(s: ObjState, ability: Ability) -> None:
 
 def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     """Apply the effect to one object: (characteristic, before, after, what happened)."""
+    before: Any  # the characteristic's value as the trace reports it
     world.version += 1
     s = world.state[oid]
     op = inst.effect.op
@@ -626,10 +629,10 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         return "affinity", before, affinity_words(s.affinity), ""
     # Layer 6: power.
     before_power = s.power
-    if s.power is None and op.name != "set_power":
-        return "power", None, None, f"{oid} has no power"
     if op.name == "set_power":
         s.power = op.value
+    elif s.power is None:
+        return "power", None, None, f"{oid} has no power"
     elif op.name == "plus":
         s.power += op.amount
     elif op.name == "minus":
