@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....check.contract import REASONS, Row, View, _is_int, is_counts, is_names
-from .index import LAYER_OF_STAGE, BoardIndex, Inst
+from .index import BoardIndex, Inst
+from .operations import INCREASE, LAYER_OF_STAGE, MIGHT, might_after as arithmetic_after, parameter, spec_of
 from ....check.report import TRACE, Violation, show
 
 # §11: what an application applied after a newer one of its stage on its object may cite.
@@ -182,7 +183,7 @@ class Replay:
             self.exists_now(oid, row, inst, state)
             if not self.values(oid, row, inst, state, chain):
                 ok = False
-            if inst.is_ability and inst.holder == oid and inst.effect.op.name in ("copy", "lose_all_abilities"):
+            if inst.is_ability and inst.holder == oid and _does(inst).kind in ("copy", "lose_all_abilities"):
                 if row.effect not in state.held:
                     state.retained.add(row.effect)  # an effect does not remove itself (§4)
             snaps.append((row.step, frozenset(state.held) | frozenset(state.retained)))
@@ -266,7 +267,10 @@ class Replay:
         ix = self.ix
         op = inst.effect.op if inst.effect is not None else None
         char = inst.characteristic  # a wrong label is reported by the "characteristic" check
-        name = op.name if op is not None else None
+        # What the operation does (its registry entry, operations.py); None: a buff, a bonus.
+        does = spec_of(op).does if op is not None else None
+        kind = does.kind if does is not None else None
+        sets_might = kind == "set" and does.characteristic == MIGHT
 
         if inst.characteristic == "copy":
             # before/after are copiable roots (docs/semantics.md §11): the copier's before, and
@@ -307,7 +311,7 @@ class Replay:
         else:
             self.compare(oid, row, "before", chain.get(char), before)
 
-        if inst.stage >= 4 or name == "set_might":
+        if inst.stage >= INCREASE or sets_might:
             if inst.kind == "keyword" and not any(
                 k == inst.keyword and s == inst.brought_by for k, _, s, _ in state.kws
             ):
@@ -322,26 +326,28 @@ class Replay:
             expected_after = self.might_after(oid, row, inst, state, before)
             was = state.might
             state.might = self.might_after(oid, row, inst, state, state.might)
-            if name != "set_might" and _is_int(was) and _is_int(state.might):
+            if not sets_might and _is_int(was) and _is_int(state.might):
                 self.added[oid] = self.added.get(oid, 0) + state.might - was
             self.compare(oid, row, "after", expected_after, row.after)
             chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
             return True
-        if name == "set_controller":
-            state.controller = op.player
-            self.compare(oid, row, "after", op.player, row.after)
-            chain["controller"] = row.after if isinstance(row.after, str) else op.player
+        if kind == "set" and does.characteristic == "controller":
+            player = parameter(op)
+            state.controller = player
+            self.compare(oid, row, "after", player, row.after)
+            chain["controller"] = row.after if isinstance(row.after, str) else player
             return True
-        if name in ("add_tag", "remove_tag"):
-            state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
+        if kind in ("add", "remove") and does.characteristic == "tags":
+            tag = parameter(op)
+            state.tags = state.tags | {tag} if kind == "add" else state.tags - {tag}
             base = set(before) if is_names(before) else set()
-            expected = sorted(base | {op.tag} if name == "add_tag" else base - {op.tag})
+            expected = sorted(base | {tag} if kind == "add" else base - {tag})
             self.compare(oid, row, "after", expected, row.after)
             chain["tags"] = row.after if is_names(row.after) else expected
             return True
-        if name in ("gain_keywords", "lose_keywords"):
+        if kind in ("gain_keywords", "lose_keywords"):
             base = dict(before) if is_counts(before) else {}
-            if name == "gain_keywords":
+            if kind == "gain_keywords":
                 for kw in op.keywords:
                     v = 1 if kw.value is None else kw.value
                     state.kws.append((kw.name, v, row.effect, row.timestamp))
@@ -354,7 +360,7 @@ class Replay:
             self.compare(oid, row, "after", expected, row.after)
             chain["keywords"] = row.after if is_counts(row.after) else expected
             return True
-        if name == "lose_all_abilities":
+        if kind == "lose_all_abilities":
             state.kws, state.held = [], {}
             after = row.after
             if isinstance(after, dict) and "keywords" in after:
@@ -371,8 +377,8 @@ class Replay:
         if might is None or not _is_int(might):
             return None
         op = inst.effect.op if inst.effect is not None else None
-        if op is not None and op.name == "set_might":
-            return op.value + (self.added.get(oid, 0) if self.keeps else 0)
+        if op is not None and spec_of(op).does.kind == "set":  # set Might
+            return parameter(op) + (self.added.get(oid, 0) if self.keeps else 0)
         if inst.kind == "buff":
             return might + 1
         if inst.kind == "bonus":
@@ -381,20 +387,7 @@ class Replay:
         if inst.kind == "keyword":
             values = [v for k, v, s, _ in state.kws if k == inst.keyword and s == inst.brought_by]
             return might + (values[0] if values else 0)
-        n = op.name
-        if n == "plus":
-            return might + op.amount
-        if n == "increase_to":
-            return might + max(0, op.value - might)
-        if n == "plus_max":
-            return might + max(0, min(op.amount, op.max - might))
-        if n == "double":
-            return might + max(0, might)
-        if n == "minus":
-            return might - op.amount
-        if n == "minus_min":
-            return might - max(0, min(op.amount, might - op.min))
-        return might
+        return arithmetic_after(op, might)
 
     def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any) -> None:
         if _norm(expected) != _norm(found):
@@ -427,7 +420,12 @@ def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Vi
 
 def _is_copy(index: BoardIndex, row: Row) -> bool:
     inst = index.instance(row.effect)
-    return inst is not None and inst.effect is not None and inst.effect.op.name == "copy"
+    return inst is not None and inst.effect is not None and _does(inst).kind == "copy"
+
+
+def _does(inst: Inst):
+    assert inst.effect is not None
+    return spec_of(inst.effect.op).does
 
 
 def _norm(value: Any) -> Any:
