@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .model import Board, Effect, GameObject, Operation
 from .operations import OPERATIONS
-from .specs import ObjectField
+from .specs import Does, ObjectField
 
 # Every integer in a board: Might, amounts, values, bonuses, keyword numbers, timestamps.
 VALUE_MAX = 1_000_000
@@ -28,33 +28,57 @@ MAX_BOARD_BYTES = 64 * 2**20
 
 
 
+# A product of factors this large takes any number past REACH_MAX: multiplying further is not counted.
+_SCALE_MAX = 2**64
+
+
+def _does(op: Operation) -> Does | None:
+    """What an operation does (its registry entry's `Does`), None for a name riftasp does not know."""
+    spec = OPERATIONS.get(op.name)
+    return None if spec is None else spec.does
+
+
 def _reach(op: Operation) -> str | None:
     """How an operation can move the arithmetic number (the registry's `reach`)."""
-    spec = OPERATIONS.get(op.name)
-    return None if spec is None else spec.does.reach
+    does = _does(op)
+    return None if does is None else does.reach
+
+
+def _reached(op: Operation) -> int:
+    """The parameter an "adds", "subtracts" or "starts" reach reads (Does.reach_key)."""
+    does = _does(op)
+    assert does is not None and does.reach_key is not None
+    return getattr(op, does.reach_key) or 0
 
 
 @dataclass
 class _Sum:
     """What can reach one object (or, for `broad`, every object): increases, decreases,
-    keyword gains and doublings, each counted once per instance that may apply."""
+    keyword gains, each counted once per instance that may apply, and the product of the
+    factors that multiply it (doublings: 2)."""
 
     up: int = 0
     down: int = 0
     keywords: int = 0
-    doubles: int = 0
+    scale: int = 1
 
     def add(self, effect: Effect, times: int) -> None:
         op = effect.op
-        reach = _reach(op)
+        does = _does(op)
+        reach = None if does is None else does.reach
         if reach == "adds":
-            self.up += op.amount * times
+            self.up += _reached(op) * times
         elif reach == "subtracts":
-            self.down += op.amount * times
-        elif reach == "doubles":
-            self.doubles += times
-        elif OPERATIONS[op.name].does.kind == "gain_keywords":
+            self.down += _reached(op) * times
+        elif reach in ("doubles", "multiplies"):
+            assert does is not None  # (a reach is its entry's)
+            factor = does.factor if reach == "multiplies" and does.factor is not None else 2
+            self.multiply(factor ** min(times, 64))
+        elif does is not None and does.kind == "gain_keywords":
             self.keywords += sum(k.value or 1 for k in op.keywords) * times
+
+    def multiply(self, factor: int) -> None:
+        self.scale = min(self.scale * factor, _SCALE_MAX)
 
 
 @dataclass(frozen=True)
@@ -84,14 +108,14 @@ def arithmetic_reach(board: Board) -> Reach | None:
     printed_keywords = max(sum(k.value or 1 for k in obj.keywords) for obj in board.objects)
     worst: Reach | None = None
     for index in on_board:
-        total = _Sum(broad.up, broad.down, broad.keywords, broad.doubles)
+        total = _Sum(broad.up, broad.down, broad.keywords, broad.scale)
         own = narrow.get(board.objects[index].id)
         if own is not None:
-            total = _Sum(total.up + own.up, total.down + own.down, total.keywords + own.keywords,
-                         total.doubles + own.doubles)  # fmt: skip
+            total = _Sum(total.up + own.up, total.down + own.down, total.keywords + own.keywords, total.scale)
+            total.multiply(own.scale)
         keywords = printed_keywords + total.keywords
-        # Doubling only grows a positive number; decreases only lower it: the two ends.
-        up = (start + total.up + keywords) << min(total.doubles, 64)
+        # Multiplying only grows a positive number; decreases only lower it: the two ends.
+        up = (start + total.up + keywords) * total.scale
         number = max(up, start + total.down)
         if worst is None or (number, keywords) > (worst.number, worst.keywords):
             worst = Reach(index, number, keywords, roles["start"][0].label if roles["start"] else "the number")
@@ -113,7 +137,7 @@ def _numbers(obj: GameObject, fields: list[ObjectField]) -> list[int]:
 
 def _largest_start(board: Board, roles: dict[str, list[ObjectField]]) -> int:
     values = [abs(v) for obj in board.objects for v in _numbers(obj, roles["start"])]
-    values += [abs(e.op.value) for e in _all_effects(board) if _reach(e.op) == "starts"]
+    values += [abs(_reached(e.op)) for e in _all_effects(board) if _reach(e.op) == "starts"]
     return max(values, default=0)
 
 
@@ -165,20 +189,25 @@ def _place(effect: Effect, holder: str | None, holders: int, broad: _Sum, narrow
 def _copy_sources(board: Board) -> frozenset[str]:
     """Objects a copy effect names: only their rules text can be copied (a copy of a copy
     copies the original, which a copy effect names too)."""
-    return frozenset(e.op.of for e in _all_effects(board) if e.op.name == "copy")
+    return frozenset(e.op.of for e in _all_effects(board) if _is_copy(e.op))
 
 
 def _copied_holders(board: Board) -> int:
     """How many objects may hold one copiable ability: its holder and every possible copy."""
     copies = 0
     for effect in _all_effects(board):
-        if effect.op.name == "copy":
+        if _is_copy(effect.op):
             target = effect.target
             if target.kind == "ids":
                 copies += len(target.ids)
             else:  # self/bearer: one object per holder; a filter: any object
                 copies += 1 if target.kind in ("self", "bearer") else len(board.objects)
     return min(len(board.objects), 1 + copies)
+
+
+def _is_copy(op: Operation) -> bool:
+    does = _does(op)
+    return does is not None and does.kind == "copy"
 
 
 class TimeLimitExceeded(Exception):

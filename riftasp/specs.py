@@ -25,9 +25,15 @@ if TYPE_CHECKING:
 # characteristic of the families (named in `Does.characteristic`, the value in `Does.key`);
 # "arithmetic" changes the ruleset's arithmetic characteristic by an amount.
 DOES = ("copy", "set", "add", "remove", "gain_keywords", "lose_keywords", "lose_all_abilities", "arithmetic")
-# How an arithmetic operation can move the number (riftasp/limits.py bounds a board's reach):
-# by its `amount` up or down, by doubling, or to a `value` of its own.
-REACHES = ("adds", "subtracts", "doubles", "starts")
+# How an operation can move the arithmetic number (riftasp/limits.py bounds a board's reach):
+# "adds" / "subtracts": up or down by at most a parameter of its own (`Does.key`, else "amount");
+# "doubles" / "multiplies": it takes a positive number to at most twice / `Does.factor` times
+# itself, a negative one no further from 0; "starts": it sets it to a parameter of its own
+# (`Does.key`, else "value"); "shrinks": it only takes it towards 0, never past it (a share of it
+# lost): never further from 0 than it was.
+REACHES = ("adds", "subtracts", "doubles", "multiplies", "starts", "shrinks")
+# The parameter a reach reads when `Does.key` names none.
+REACH_KEYS = {"adds": "amount", "subtracts": "amount", "starts": "value"}
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,15 @@ class Does:
 
     `amount(op, current)` is an arithmetic operation's amount at the current number, never
     negative; `sign` says whether it is added (1) or subtracted (-1); `dependent` whether the
-    amount reads the current number (§4: such an operation reads it for its result)."""
+    amount reads the current number (§4: such an operation reads it for its result).
+
+    `reach` (REACHES) says how far it can take the arithmetic number, so that a board whose
+    numbers could leave clingo's integers is refused (riftasp/limits.py); every arithmetic
+    operation says it. `factor` is a "multiplies" operation's largest factor.
+
+    Everything else reads these fields, never the operation's name: the reference engine's
+    operators (riftasp/reference/core/catalogue.py), the invariant checkers' restatement of
+    what it does (riftasp/rulesets/riftbound/check/operations.py), the limits, the generators."""
 
     kind: str
     characteristic: str | None = None
@@ -57,10 +71,29 @@ class Does:
     amount: Callable[[Operation, int], int] | None = None
     dependent: bool = False
     reach: str | None = None
+    factor: int | None = None
 
     def __post_init__(self) -> None:
-        assert self.kind in DOES, self.kind
-        assert self.reach is None or self.reach in REACHES, self.reach
+        if self.kind not in DOES:
+            raise ValueError(f"Does: unknown kind {self.kind!r}; kinds: {', '.join(DOES)}")
+        if self.reach is not None and self.reach not in REACHES:
+            raise ValueError(f"Does: unknown reach {self.reach!r}; reaches: {', '.join(REACHES)}")
+        if self.kind == "arithmetic":
+            if self.sign not in (1, -1) or self.amount is None:
+                raise ValueError("Does: an arithmetic operation has a sign (1: adds, -1: subtracts) and an amount")
+            if self.reach is None:
+                raise ValueError(f"Does: an arithmetic operation says how far it can take the number "
+                                 f"(reach: one of {', '.join(REACHES)})")
+        if (self.reach == "multiplies") != (self.factor is not None):
+            raise ValueError("Does: a factor goes with reach = \"multiplies\", and only with it")
+        if self.factor is not None and self.factor < 2:
+            raise ValueError(f"Does: a factor is 2 or more, not {self.factor}")
+
+    @property
+    def reach_key(self) -> str | None:
+        """The parameter the reach reads ("adds", "subtracts", "starts"), or None."""
+        default = REACH_KEYS.get(self.reach or "")
+        return None if default is None else self.key or default
 
 
 @dataclass(frozen=True)
@@ -81,6 +114,15 @@ class OperationSpec:
     term: str = ""
     each: str = ""
     weight: int = 1  # how many times as often as a weight-1 operation the generators draw it
+
+    def __post_init__(self) -> None:
+        key = self.does.reach_key
+        if key is not None and key not in self.keys:
+            raise ValueError(
+                f"operation {self.name!r}: reach {self.does.reach!r} reads its parameter {key!r}, which it has "
+                f"not (its parameters: {', '.join(self.keys) or 'none'}); name the one it reads as Does(key=...), "
+                f"or say another reach ({', '.join(REACHES)})"
+            )
 
     @property
     def functor(self) -> str:

@@ -66,7 +66,7 @@ class Report:
             out.append(f"skipped: {reason}")
         verdict = (
             f"{len(self.violations)} violation{'s' if len(self.violations) != 1 else ''}"
-            if self.violations else "consistent"
+            if self.violations else "not judged" if not self.checked and self.skipped else "consistent"
         )
         out.append(f"{self.checked} checks: {verdict}")
         return "\n".join(out)

@@ -44,11 +44,12 @@ CONDITIONS: tuple[ConditionSpec, ...] = (
 
 def board_strategy(profile: Any, ruleset: Any) -> Any:
     """The hypothesis strategy of generated boards (riftasp/fuzz.py), labelled with `ruleset`'s
-    name: a variant that extends Riftbound is fuzzed with Riftbound's boards."""
+    name: a variant that extends Riftbound is fuzzed with Riftbound's boards, drawing the
+    operations its layer table names (its own too, at their registry weights)."""
     # Imported here: hypothesis is only needed to fuzz.
-    from .strategies import boards
+    from .strategies import boards, operation_names
 
-    return boards(profile=profile).map(lambda board: board | {"ruleset": ruleset.name})
+    return boards(profile=profile, ops=operation_names(ruleset)).map(lambda board: board | {"ruleset": ruleset.name})
 
 
 def reference_ruleset(ruleset: Any) -> Any:

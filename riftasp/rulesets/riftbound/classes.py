@@ -29,24 +29,41 @@ from typing import Any
 from ...board_io import board_from_dict
 from .keywords import BONUS, NON_SUMMING, SUMMING
 from ...listing import listed_effects
-from ...model import Board, Condition, Effect, GameObject
+from ...model import Board, Condition, Effect, GameObject, Operation
+from .check.operations import lowers_might, parameter, raises_might, spec_of, stage
 
 CLASSES = ("A", "B", "C", "D", "E", "F", "G")
-STAGE = {
-    "copy": "copy",
-    "set_might": "traits", "set_controller": "traits", "add_tag": "traits", "remove_tag": "traits",
-    "gain_keywords": "abilities", "lose_keywords": "abilities", "lose_all_abilities": "abilities",
-    "plus": "increase", "increase_to": "increase", "plus_max": "increase", "double": "increase",
-    "minus": "decrease", "minus_min": "decrease",
-}  # fmt: skip
-WRITES = {
-    "copy": {"might", "controller", "tags", "keywords", "types", "abilities"},
-    "set_controller": {"controller"},
-    "add_tag": {"tags"}, "remove_tag": {"tags"},
-    "gain_keywords": {"keywords"}, "lose_keywords": {"keywords"}, "lose_all_abilities": {"keywords", "abilities"},
-}  # fmt: skip
-RAISES = ("plus", "increase_to", "plus_max", "double", "set_might")
-LOWERS = ("minus", "minus_min", "set_might")
+# What each operation does is its registry entry's (check/operations.py reads it): its stage,
+# what it writes, whether it can raise or lower Might.
+COPIED = {"might", "controller", "tags", "keywords", "types", "abilities"}
+
+
+def _stage(op: Operation) -> int | None:
+    return stage(spec_of(op))
+
+
+def _writes(op: Operation) -> set[str]:
+    does = spec_of(op).does
+    if does.kind == "copy":
+        return COPIED
+    if does.kind in ("set", "add", "remove"):
+        return {does.characteristic or "might"}
+    if does.kind in ("gain_keywords", "lose_keywords"):
+        return {"keywords"}
+    if does.kind == "lose_all_abilities":
+        return {"keywords", "abilities"}
+    return {"might"}
+
+
+def _kind(op: Operation) -> str:
+    return spec_of(op).does.kind
+
+
+def _sets(op: Operation, characteristic: str) -> bool:
+    does = spec_of(op).does
+    return does.kind == "set" and does.characteristic == characteristic
+
+
 READS = {"mighty": "might", "might_at_least": "might", "has_keyword": "keywords",
          "controlled_by": "controller", "status": "status"}  # fmt: skip
 
@@ -101,7 +118,7 @@ class _Board:
         for p in self.placed:
             if oid not in self.targets(p):
                 continue
-            writes = WRITES.get(p.op, {"might"})
+            writes = _writes(p.effect.op)
             if characteristic in writes:
                 found.append(p)
         return found
@@ -147,21 +164,23 @@ def _keyword_sources(b: _Board, oid: str, name: str) -> list[int | None]:
     obj = b.objects[oid]
     found = [k.value for k in obj.keywords if k.name == name]
     for p in b.placed:
-        if p.op == "gain_keywords" and oid in b.targets(p):
+        if _kind(p.effect.op) == "gain_keywords" and oid in b.targets(p):
             found += [k.value for k in p.effect.op.keywords if k.name == name]
     return found
 
 
 def _lost_support(b: _Board) -> bool:
     for remover in b.placed:
-        if remover.op not in ("lose_keywords", "lose_all_abilities", "copy") or not remover.effect.conditions:
+        removes = _kind(remover.effect.op)
+        if removes not in ("lose_keywords", "lose_all_abilities", "copy") or not remover.effect.conditions:
             continue
         for oid in b.targets(remover):
             obj = b.objects[oid]
-            if remover.op == "lose_keywords":
+            if removes == "lose_keywords":
                 lost = {k.name for k in remover.effect.op.keywords}
             else:
-                lost = {k.name for k in obj.keywords} | {k.name for p in b.placed if p.op == "gain_keywords"
+                lost = {k.name for k in obj.keywords} | {k.name for p in b.placed
+                                                         if _kind(p.effect.op) == "gain_keywords"
                                                          and oid in b.targets(p) for k in p.effect.op.keywords}
             for name in lost:
                 if not _keyword_sources(b, oid, name):
@@ -171,7 +190,7 @@ def _lost_support(b: _Board) -> bool:
                 if any(c.kind == "has_keyword" and c.keyword == name and b.reads(p, c, t) == oid
                        for p in b.placed for t in b.targets(p) for c in p.effect.conditions):  # fmt: skip
                     return True  # an effect loses the keyword its condition reads
-            if remover.op in ("lose_all_abilities", "copy") and obj.rules_text:
+            if removes in ("lose_all_abilities", "copy") and obj.rules_text:
                 return True  # held abilities lost
     return False
 
@@ -196,7 +215,7 @@ def _read_edges(b: _Board) -> dict[str, set[str]]:
     """O -> Q when calculating O reads a characteristic of Q that something can write."""
     edges: dict[str, set[str]] = {oid: set() for oid in b.objects}
     for p in b.placed:
-        if p.op == "copy":
+        if _kind(p.effect.op) == "copy":
             of = p.effect.op.of
             for target in b.targets(p):
                 if of != target and any(b.writable(of, c) for c in ("might", "controller", "tags", "keywords")):
@@ -212,7 +231,8 @@ def _real_loops(b: _Board) -> bool:
     for component in _components(edges):
         if len(component) < 2:
             continue
-        if any(p.op in ("copy", "set_controller") and b.targets(p) & component for p in b.placed):
+        if any((_kind(p.effect.op) == "copy" or _sets(p.effect.op, "controller")) and b.targets(p) & component
+               for p in b.placed):
             return True
     return False
 
@@ -242,7 +262,7 @@ def _gear_and_copy(b: _Board) -> bool:
     for gear in b.board.objects:
         if gear.card_type != "gear" or not gear.attached_to or not gear.effect_text or gear.might_bonus is None:
             continue
-        if any(p.op == "copy" and gear.attached_to in b.targets(p) for p in b.placed):
+        if any(_kind(p.effect.op) == "copy" and gear.attached_to in b.targets(p) for p in b.placed):
             return True
     return False
 
@@ -254,17 +274,17 @@ def _enables(a: Placed, b: _Board, dependent: Placed, oid: str) -> bool:
         for c in dependent.effect.conditions:
             if b.reads(dependent, c, target) != oid:
                 continue
-            if op.name == "set_controller" and c.kind == "controlled_by" and c.player == op.player:
+            if _sets(op, "controller") and c.kind == "controlled_by" and c.player == parameter(op):
                 return True
-            if op.name == "gain_keywords" and c.kind == "has_keyword" and c.keyword in {k.name for k in op.keywords}:
+            if _kind(op) == "gain_keywords" and c.kind == "has_keyword" and c.keyword in {k.name for k in op.keywords}:
                 return True
-            if op.name in RAISES and c.kind in ("mighty", "might_at_least"):
+            if raises_might(spec_of(op)) and c.kind in ("mighty", "might_at_least"):
                 return True
     f = dependent.effect.target.filter
     if dependent.effect.target.kind == "filter" and f is not None:
-        if op.name == "add_tag" and f.tag == op.tag:
+        if _kind(op) == "add" and spec_of(op).does.characteristic == "tags" and f.tag == parameter(op):
             return True
-        if op.name == "set_controller" and f.relation is not None:
+        if _sets(op, "controller") and f.relation is not None:
             return True
     return False
 
@@ -272,7 +292,7 @@ def _enables(a: Placed, b: _Board, dependent: Placed, oid: str) -> bool:
 def _enabling(b: _Board) -> bool:
     for a in b.placed:
         for dependent in b.placed:
-            if a is dependent or STAGE[a.op] != STAGE[dependent.op]:
+            if a is dependent or _stage(a.effect.op) != _stage(dependent.effect.op):
                 continue
             if any(_enables(a, b, dependent, oid) for oid in b.targets(a)):
                 return True
@@ -286,15 +306,15 @@ def _disables(a: Placed, b: _Board, dependent: Placed, oid: str) -> bool:
         for c in dependent.effect.conditions:
             if b.reads(dependent, c, target) != oid:
                 continue
-            if op.name == "set_controller" and c.kind == "controlled_by" and c.player != op.player:
+            if _sets(op, "controller") and c.kind == "controlled_by" and c.player != parameter(op):
                 return True
-            if c.kind == "has_keyword" and (op.name == "lose_all_abilities" or op.name == "lose_keywords"
+            if c.kind == "has_keyword" and (_kind(op) == "lose_all_abilities" or _kind(op) == "lose_keywords"
                                             and c.keyword in {k.name for k in op.keywords}):  # fmt: skip
                 return True
-            if op.name in LOWERS and c.kind in ("mighty", "might_at_least"):
+            if lowers_might(spec_of(op)) and c.kind in ("mighty", "might_at_least"):
                 return True
-            if op.name in ("lose_keywords", "lose_all_abilities") and c.kind in ("mighty", "might_at_least"):
-                lost = {k.name for k in op.keywords} if op.name == "lose_keywords" else set(BONUS)
+            if _kind(op) in ("lose_keywords", "lose_all_abilities") and c.kind in ("mighty", "might_at_least"):
+                lost = {k.name for k in op.keywords} if _kind(op) == "lose_keywords" else set(BONUS)
                 if any(BONUS.get(k) in b.objects[oid].status for k in lost):
                     return True  # a keyword bonus goes
     return False

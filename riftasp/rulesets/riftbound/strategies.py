@@ -44,9 +44,9 @@ from hypothesis import strategies as st
 
 from ...conditions import CONDITIONS
 from .keywords import BONUS, SUMMING
-from ...operations import OPERATIONS, Param
+from ...operations import OPERATIONS, OperationSpec, Param
 from ...profile import Profile
-from ...rulesets import ruleset
+from ...rulesets import Ruleset, ruleset
 
 PLAYERS = ("alice", "bob")
 # Summing (Shield, Assault: a Might bonus in combat; Deflect) and non-summing (Ganking, Tank).
@@ -76,12 +76,28 @@ def _weighted(names_and_weights: list[tuple[str, int]]) -> tuple[str, ...]:
     return tuple(name for r in range(rounds) for name, weight in names_and_weights if weight > r)
 
 
-# Operation names, as often as their weights in the registry (riftasp/operations/): towards the
-# hard parts, arithmetic with a computed amount next to the fixed amounts it depends on.
-# The generators draw Riftbound boards: its operations and conditions only.
+def operation_names(rules: Ruleset) -> tuple[str, ...]:
+    """The operations a ruleset's layer table names, as often as their weights in the registry
+    (riftasp/operations/): towards the hard parts, arithmetic with a computed amount next to the
+    fixed amounts it depends on. A variant's own operations are drawn at their weights too."""
+    return _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values() if spec.functor in rules.operations])
+
+
+def _arithmetic_of(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The operations among `names` that change Might (arithmetic, and setting Might), by what
+    their registry entries say they do."""
+    def changes_might(spec: OperationSpec) -> bool:
+        does = spec.does
+        return does.kind == "arithmetic" or (does.kind == "set" and does.characteristic in _RULES.families["arithmetic"])
+
+    return tuple(n for n in dict.fromkeys(names) if changes_might(OPERATIONS[n]))
+
+
+# The generators draw Riftbound boards: its operations and conditions (a variant of it, its own
+# operations too: `boards(ops=...)`).
 _RULESET = "riftbound"
 _RULES = ruleset(_RULESET)
-_OPS = _weighted([(spec.name, spec.weight) for spec in OPERATIONS.values() if spec.functor in _RULES.operations])
+_OPS = operation_names(_RULES)
 # Condition kinds, as often as their weights in the registry (riftasp/conditions/).
 _CONDITIONS = _weighted([(spec.kind, spec.weight) for spec in CONDITIONS.values()
                          if spec.kind in _RULES.condition_kinds])
@@ -142,7 +158,7 @@ def keyword_texts(draw: st.DrawFn, numbered: bool = True, profile: Profile = _DE
 
 
 @st.composite
-def object_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
+def object_genes(draw: st.DrawFn, profile: Profile = _DEFAULT, ops: tuple[str, ...] = _OPS) -> dict[str, Any]:
     """One object, attachment as an index; nothing in it depends on the other objects."""
     cards = [c for c in CARDS if _card_allowed(c, profile)]
     kinds = ["unit", "unit", "unit"] + ["gear"] * profile.allows("gear") + ["card"] * bool(cards)
@@ -177,12 +193,12 @@ def object_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]
     if kind == "gear":
         gene["might_bonus"] = draw(st.sampled_from((None, 1, 2)))
     # Its own text (none for a library card: the card prints it), so text never loses its holder.
-    gene["text"] = [] if kind == "card" else draw(st.lists(effect_genes(profile), max_size=TEXT_PER_OBJECT))
+    gene["text"] = [] if kind == "card" else draw(st.lists(effect_genes(profile, ops), max_size=TEXT_PER_OBJECT))
     return gene
 
 
 @st.composite
-def effect_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
+def effect_genes(draw: st.DrawFn, profile: Profile = _DEFAULT, ops: tuple[str, ...] = _OPS) -> dict[str, Any]:
     """One effect, its operation, target and conditions, objects as slots. In an object's text
     `effect_text` puts it in a gear's Effect Text; ongoing effects use controller and source."""
     conditions = profile.allows("conditions") and _sometimes(draw, 2)
@@ -192,7 +208,7 @@ def effect_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]
         "timestamp": draw(STAMP),
         "explicit_timestamp": _sometimes(draw, 4),  # text: the default is its holder's
         "source": draw(_ref()) if _sometimes(draw, 2) else None,  # ongoing only
-        "op": draw(_op_genes(profile)),
+        "op": draw(_op_genes(profile, ops)),
         "target": draw(_target_genes(profile)),
         # Half the effects are unconditional, so effects meet (and depend on) each other often.
         "conditions": draw(st.lists(_condition_genes(profile), max_size=2)) if conditions else [],
@@ -200,8 +216,8 @@ def effect_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]
 
 
 @st.composite
-def _op_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, Any]:
-    names = profile.ops(_OPS)
+def _op_genes(draw: st.DrawFn, profile: Profile = _DEFAULT, ops: tuple[str, ...] = _OPS) -> dict[str, Any]:
+    names = profile.ops(ops)
     if not names:
         return {"op": None}  # nothing allowed: the effect is left out in _build
     name = draw(st.sampled_from(names))
@@ -268,28 +284,31 @@ def _condition_genes(draw: st.DrawFn, profile: Profile = _DEFAULT) -> dict[str, 
 
 @st.composite
 def boards(draw: st.DrawFn, max_objects: int | None = None, max_effects: int | None = None,
-           profile: Profile | None = None) -> dict[str, Any]:  # fmt: skip
-    """A rules-valid board dict (the JSON board format): generic, or built around a hard class."""
+           profile: Profile | None = None, ops: tuple[str, ...] = _OPS) -> dict[str, Any]:  # fmt: skip
+    """A rules-valid board dict (the JSON board format): generic, or built around a hard class.
+    `ops`: the operations drawn, weighted (`operation_names`; Riftbound's by default)."""
     profile = profile or _DEFAULT
     max_objects = min(max_objects or profile.max_objects, profile.max_objects, SLOTS)
     max_effects = min(profile.max_effects if max_effects is None else max_effects, profile.max_effects)
     kinds = ["generic"] * GENERIC_WEIGHT
     for name, (_, fits) in MOTIFS.items():
+        if name == "arithmetic":
+            fits = _arithmetic_fits(ops)
         if fits(profile, max_objects):
             kinds += [name] * WEIGHTS.get(name, 1)
     kind = draw(st.sampled_from(kinds))
     if kind == "generic":
         # Typically ≤ 4 objects (shrinking and the solver stay fast); now and then the most.
         most = max_objects if _sometimes(draw, 4) else min(TYPICAL_OBJECTS, max_objects)
-        objects = draw(st.lists(object_genes(profile), min_size=1, max_size=most))
-        ongoing = draw(st.lists(effect_genes(profile), max_size=min(ONGOING, max_effects)))
+        objects = draw(st.lists(object_genes(profile, ops), min_size=1, max_size=most))
+        ongoing = draw(st.lists(effect_genes(profile, ops), max_size=min(ONGOING, max_effects)))
     else:
-        objects, ongoing = draw(MOTIFS[kind][0](profile))
+        objects, ongoing = draw(arithmetic(profile, ops) if kind == "arithmetic" else MOTIFS[kind][0](profile))
         # A little noise around the class: an unrelated object or effect now and then.
         if len(objects) < max_objects and _sometimes(draw, 3):
-            objects.append(draw(object_genes(profile)))
+            objects.append(draw(object_genes(profile, ops)))
         if _sometimes(draw, 3):
-            ongoing.append(draw(effect_genes(profile)))
+            ongoing.append(draw(effect_genes(profile, ops)))
         objects = objects[:max_objects]
     # Rechecks differ most between the readings of conditions (docs/semantics.md §6, step 3):
     # the default (as_able) four boards in five, else settled or immediate.
@@ -688,20 +707,20 @@ def paradox_rings(draw: st.DrawFn, profile: Profile) -> Genes:
     return [unit], []
 
 
-_ARITHMETIC = ("plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might")
+_ARITHMETIC = _arithmetic_of(_OPS)
 
 
 @st.composite
-def arithmetic(draw: st.DrawFn, profile: Profile) -> Genes:
+def arithmetic(draw: st.DrawFn, profile: Profile, ops: tuple[str, ...] = _OPS) -> Genes:
     """Arithmetic whose amount depends on the current Might (increase_to, plus_max, minus_min,
     double) next to fixed amounts, on one unit: the dependency order engines most often miss."""
-    names = profile.ops(_ARITHMETIC)
+    names = profile.ops(_arithmetic_of(ops))
     unit = _unit(0, draw(st.integers(0, 6)), owner=_player(draw))
     if profile.allows("buffs") and _sometimes(draw, 4):
         unit["buff"] = True
     ongoing = []
     for _ in range(draw(st.integers(2, 4))):
-        op = draw(_op_genes(Profile(frozenset(n for n in _OPS if n not in names) | profile.without)))
+        op = draw(_op_genes(Profile(frozenset(n for n in ops if n not in names) | profile.without), ops))
         conditions = []
         if profile.allows("conditions") and _sometimes(draw, 3):
             conditions = [_cond(draw(st.sampled_from(("mighty", "might_at_least"))), draw(st.integers(3, 6)),
@@ -738,6 +757,11 @@ MOTIFS: dict[str, tuple[Callable[[Profile], st.SearchStrategy[Genes]], Callable[
     "G": (paradox_rings, _variants_fit(_G_VARIANTS)),
     "arithmetic": (arithmetic, lambda profile, _: len(set(profile.ops(_ARITHMETIC))) >= 2),
 }
+
+
+def _arithmetic_fits(ops: tuple[str, ...]) -> Callable[[Profile, int], bool]:
+    names = _arithmetic_of(ops)
+    return lambda profile, _: len(set(profile.ops(names))) >= 2
 # How often each kind of board is drawn, against one board of each class.
 WEIGHTS = {"generic": GENERIC_WEIGHT, "arithmetic": 2}
 

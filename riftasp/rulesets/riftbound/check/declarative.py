@@ -29,12 +29,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import clingo
+import clingo.ast
 
 from ....facts import board_facts
 from ....model import Board
+from ....operations import by_functor
 from ....resources import encodings_folder
 from ....terms import quote
 from .view import read_view
@@ -43,11 +46,30 @@ from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdic
 from ....check.report import Violation, show
 
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
-# What the program knows: every operation, condition and filter of Riftbound's boards.
-OPERATIONS = frozenset({
-    "plus", "minus", "increase_to", "plus_max", "minus_min", "double", "set_might", "set_controller",
-    "add_tag", "remove_tag", "gain_keywords", "lose_keywords", "lose_all_abilities", "copy",
-})  # fmt: skip
+
+
+@cache
+def known_operations() -> frozenset[str]:
+    """The operations the program knows, by the board's names: those its instances.lp names with
+    `opname(Term, Name)` (what each does is stated in its files, in ASP, apart from the engines;
+    a board with another operation is not judged)."""
+    names: set[str] = set()
+
+    def head(statement: Any) -> None:
+        if statement.ast_type != clingo.ast.ASTType.Rule or statement.head.ast_type != clingo.ast.ASTType.Literal:
+            return
+        atom = statement.head.atom
+        if atom.ast_type != clingo.ast.ASTType.SymbolicAtom:
+            return
+        term = atom.symbol
+        if term.ast_type == clingo.ast.ASTType.Function and term.name == "opname" and len(term.arguments) == 2:
+            names.add(str(term.arguments[1]))
+
+    clingo.ast.parse_files([str(encodings_folder() / "check" / "instances.lp")], head)
+    return frozenset(spec.name for name in names if (spec := by_functor(name)) is not None)
+
+
+# What the program knows besides the operations: every condition and filter of Riftbound's boards.
 CONDITIONS = frozenset({"mighty", "might_at_least", "status", "has_keyword", "controlled_by"})
 FILTERS = frozenset({"type", "card_type", "relation", "tag", "zone", "location", "other"})
 # The size bound (docs/check.md, "Cost"): the ground program grows with applications² × steps
@@ -93,7 +115,7 @@ class State:
 
 def unsupported(board: Board) -> str | None:
     """Why the declarative checker does not judge this board, or None."""
-    unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
+    unknown = unknown_kind(board, known_operations(), CONDITIONS, FILTERS)
     if unknown is not None:
         return unknown
     if board.settings.rechecked_set != "replaces":

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ....model import Condition
 from .view import View
 from .index import MIGHTY, BoardIndex, Inst, condition_object
+from .operations import lowers_might, parameter, spec_of
 from .replay import Replayed
 from ....check.report import FINAL, Violation, show
 
@@ -427,9 +428,10 @@ def _condition_reads(c: Condition, inst: Inst, oid: str) -> list[tuple[str | Non
 
 class _Undone:
     """Whether another application later than `row` could have made a read false (§8 culprits):
-    a decrease, `set_might` or copy for Might; losing the keyword, losing all abilities or a copy
-    for a keyword; losing all abilities or a copy for an ability; `remove_tag` or a copy for a
-    tag; a copy for types; `set_controller` for a controller. Increases and gains never undo."""
+    a decrease, setting Might or a copy for Might; losing the keyword, losing all abilities or a
+    copy for a keyword; losing all abilities or a copy for an ability; removing the tag or a copy
+    for a tag; a copy for types; setting the controller for a controller. Increases and gains
+    never undo. (What an operation does is its registry entry's, operations.py.)"""
 
     def __init__(self, index: BoardIndex, view: View, row, oid: str) -> None:
         assert view.applied is not None  # (asked only while the trace is replayed)
@@ -453,20 +455,21 @@ class _Undone:
 
 
 def _undoes(op, what: str, param: str | None) -> bool:
-    name = op.name
-    if name == "copy":
+    spec = spec_of(op)
+    does = spec.does
+    if does.kind == "copy":
         return what in ("might", "types", "tag", "keyword", "ability")
     if what == "might":
-        return name in ("set_might", "minus", "minus_min")
+        return lowers_might(spec)
     if what == "controller":
-        return name == "set_controller"
+        return does.kind == "set" and does.characteristic == "controller"
     if what == "tag":
-        return name == "remove_tag" and op.tag == param
+        return does.kind == "remove" and does.characteristic == "tags" and parameter(op) == param
     if what == "keyword":
-        return name == "lose_all_abilities" or (
-            name == "lose_keywords" and any(k.name == param for k in op.keywords))
+        return does.kind == "lose_all_abilities" or (
+            does.kind == "lose_keywords" and any(k.name == param for k in op.keywords))
     if what == "ability":
-        return name == "lose_all_abilities"
+        return does.kind == "lose_all_abilities"
     return False
 
 

@@ -1,8 +1,9 @@
 """What the checker knows about a board before reading any resolution: its objects, where each
 effect is written, and the instances a name can denote (docs/semantics.md §1, §2).
 
-Nothing here comes from an engine: the stage table is §1's, the instance names are §2's, and the
-keyword rules are the ruleset data (`ruleset_data.keyword_rules`).
+Nothing here comes from an engine: the stage table is §1's (an operation's stage follows from what
+its registry entry says it does: operations.py), the instance names are §2's, and the keyword
+rules are the ruleset data (`ruleset_data.keyword_rules`).
 """
 
 from __future__ import annotations
@@ -11,26 +12,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ....model import Board, Effect, GameObject
+from .operations import INCREASE, characteristic, spec_of, stage
 
-# §1: the stage of each operation (rank), and the layer / sublayer a trace row names for it.
-STAGE_OF_OP = {
-    "copy": 1,
-    "set_might": 2, "set_controller": 2, "add_tag": 2, "remove_tag": 2,
-    "gain_keywords": 3, "lose_keywords": 3, "lose_all_abilities": 3,
-    "plus": 4, "increase_to": 4, "plus_max": 4, "double": 4,
-    "minus": 5, "minus_min": 5,
-}  # fmt: skip
-LAYER_OF_STAGE = {
-    1: ("copy", None), 2: ("traits", None), 3: ("abilities", None),
-    4: ("arithmetic", "increase"), 5: ("arithmetic", "decrease"),
-}  # fmt: skip
-STAGE_OF_LAYER = {v: k for k, v in LAYER_OF_STAGE.items()}
-# The characteristic a trace row names for each operation (riftasp/result.py, explain).
-CHARACTERISTIC_OF_OP = {
-    "copy": "copy", "set_might": "might", "set_controller": "controller", "add_tag": "tags",
-    "remove_tag": "tags", "gain_keywords": "keywords", "lose_keywords": "keywords",
-    "lose_all_abilities": "abilities",
-}  # fmt: skip
+# §1: each operation's stage, and the characteristic a trace row names for it, follow from what
+# its registry entry says it does (operations.py, with the layer / sublayer of each stage).
 MIGHTY = 5
 
 
@@ -53,10 +38,11 @@ class Inst:
         return self.kind in ("rules", "effect", "copied")
 
     @property
-    def characteristic(self) -> str:
-        if self.effect is None or self.stage >= 4:
+    def characteristic(self) -> str | None:
+        """The characteristic its trace rows name (None: one of the families no row names)."""
+        if self.effect is None:
             return "might"
-        return CHARACTERISTIC_OF_OP[self.effect.op.name]
+        return characteristic(spec_of(self.effect.op))
 
 
 @dataclass(frozen=True)
@@ -175,7 +161,7 @@ class BoardIndex:
         if name in self.place:
             kind, where = self.place[name]
             e = self.effects[name]
-            stage = STAGE_OF_OP[e.op.name]
+            stage = _stage(e)
             if kind == "ongoing":
                 return Inst(name, "ongoing", stage, e, holder=e.source)
             if kind == "rules":
@@ -184,19 +170,19 @@ class BoardIndex:
             return Inst(name, "effect", stage, e, holder=self.bearer.get(where), gear=where)
         if name.startswith("buff:"):
             oid = name[5:]
-            return Inst(name, "buff", 4, fixed=oid) if oid in self.objects else None
+            return Inst(name, "buff", INCREASE, fixed=oid) if oid in self.objects else None
         if name.startswith("bonus:"):
             gear = name[6:]
             if gear not in self.objects:
                 return None
-            return Inst(name, "bonus", 4, fixed=self.bearer.get(gear), gear=gear)
+            return Inst(name, "bonus", INCREASE, fixed=self.bearer.get(gear), gear=gear)
         if name.startswith("keyword:"):
             return self._parse_keyword(name)
         if "@" in name:
             effect_id, holder = name.rsplit("@", 1)
             if holder in self.objects and self.place.get(effect_id, ("",))[0] == "rules":
                 e = self.effects[effect_id]
-                return Inst(name, "copied", STAGE_OF_OP[e.op.name], e, holder=holder)
+                return Inst(name, "copied", _stage(e), e, holder=holder)
         return None
 
     def _parse_keyword(self, name: str) -> Inst | None:
@@ -206,14 +192,14 @@ class BoardIndex:
                 continue
             rest = name[len(prefix):]
             if rest in self.objects:
-                return Inst(name, "keyword", 4, fixed=rest, keyword=keyword)
+                return Inst(name, "keyword", INCREASE, fixed=rest, keyword=keyword)
             # keyword:K:O:S — the longest object id that fits, S the instance that brought it: the
             # prefixes of `rest` ending before a colon, longest first (not a pass over every object
             # per name, which made the check quadratic in the board).
             cut = len(rest) - 1
             while (cut := rest.rfind(":", 0, cut)) > 0:
                 if rest[:cut] in self.objects:
-                    return Inst(name, "keyword", 4, fixed=rest[:cut], keyword=keyword, brought_by=rest[cut + 1:])
+                    return Inst(name, "keyword", INCREASE, fixed=rest[:cut], keyword=keyword, brought_by=rest[cut + 1:])
         return None
 
     def keyword_name(self, keyword: str, oid: str, source: str | None) -> str:
@@ -222,6 +208,12 @@ class BoardIndex:
     @cached_property
     def all_rules_effects(self) -> frozenset[str]:
         return frozenset(i for i, (k, _) in self.place.items() if k == "rules")
+
+
+def _stage(e: Effect) -> int:
+    s = stage(spec_of(e.op))
+    assert s is not None  # every kind of operation has a stage; check_report judges no other
+    return s
 
 
 def _printed(o: GameObject) -> Printed:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ....model import Effect
 from .index import BoardIndex, condition_object
+from .operations import parameter, spec_of
 from ....check.report import NEEDS, Violation
 
 
@@ -104,15 +105,17 @@ class Needs:
             changed = False
             for p in ongoing + [q for h in held.values() for q in list(h.values())]:
                 op = p.effect.op
-                if op.name in ("set_controller", "add_tag"):
-                    grown = self.may_controller if op.name == "set_controller" else self.may_tags
-                    value = op.player if op.name == "set_controller" else op.tag
+                does = spec_of(op).does
+                sets_controller = does.kind == "set" and does.characteristic == "controller"
+                if sets_controller or (does.kind == "add" and does.characteristic == "tags"):
+                    grown = self.may_controller if sets_controller else self.may_tags
+                    value = str(parameter(op))  # (a player or a tag: text, as the board format reads it)
                     for x in self.could_target(p):
                         if value not in grown[x]:
                             grown[x].add(value)
                             changed = True
                     continue
-                if op.name != "copy":
+                if does.kind != "copy":
                     continue
                 for x in self.could_target(p):
                     if p.effect.op.of not in self.copies[x]:
@@ -155,8 +158,9 @@ class Needs:
         gained: dict[str, set[str]] = {}
         for p in self.potentials:
             op = p.effect.op
+            does = spec_of(op).does
             for o in self.could_target(p):
-                n = op.name
+                n = does.kind
                 if n == "copy":
                     self.might.add(o)
                     self.types.add(o)
@@ -164,10 +168,10 @@ class Needs:
                     self.all_keywords.add(o)
                     self.abilities.add(o)
                     self.copiable.add(o)
-                elif n == "set_controller":
+                elif n == "set" and does.characteristic == "controller":
                     self.controller.add(o)
-                elif n in ("add_tag", "remove_tag"):
-                    self.tag.add((o, op.tag))
+                elif n in ("add", "remove"):  # a tag (operations.py: the only members replayed)
+                    self.tag.add((o, str(parameter(op))))
                 elif n in ("gain_keywords", "lose_keywords"):
                     for kw in op.keywords:
                         self.keyword.add((o, kw.name))
@@ -176,7 +180,7 @@ class Needs:
                 elif n == "lose_all_abilities":
                     self.all_keywords.add(o)
                     self.abilities.add(o)
-                else:  # set_might and arithmetic
+                else:  # setting Might, and arithmetic
                     self.might.add(o)
         for o in ix.on_board:
             obj = ix.objects[o]
@@ -238,7 +242,7 @@ class Needs:
                         read(o, r, "controller")
                         if c.player == "you" and ability:
                             read(o, p.holder, "controller")
-                if e.op.name == "copy":
+                if spec_of(e.op).does.kind == "copy":
                     read(o, e.op.of, "copiable")
         return edges
 

@@ -24,7 +24,8 @@ from typing import Any
 
 from ....check.contract import REASONS, Row, _is_int, is_counts, is_names
 from .view import View
-from .index import LAYER_OF_STAGE, BoardIndex, Inst
+from .index import BoardIndex, Inst
+from .operations import INCREASE, LAYER_OF_STAGE, MIGHT, might_after as arithmetic_after, parameter, spec_of
 from ....check.report import TRACE, Violation, show
 
 # §11: what an application applied after a newer one of its stage on its object may cite.
@@ -183,8 +184,7 @@ class Replay:
             self.exists_now(oid, row, inst, state)
             if not self.values(oid, row, inst, state, chain):
                 ok = False
-            if (inst.is_ability and inst.holder == oid and inst.effect is not None
-                    and inst.effect.op.name in ("copy", "lose_all_abilities")):
+            if inst.is_ability and inst.holder == oid and _does(inst).kind in ("copy", "lose_all_abilities"):
                 if row.effect not in state.held:
                     state.retained.add(row.effect)  # an effect does not remove itself (§4)
             snaps.append((row.step, frozenset(state.held) | frozenset(state.retained)))
@@ -268,12 +268,15 @@ class Replay:
         ix = self.ix
         op = inst.effect.op if inst.effect is not None else None
         char = inst.characteristic  # a wrong label is reported by the "characteristic" check
-        name = op.name if op is not None else None
+        # What the operation does (its registry entry, operations.py); None: a buff, a bonus.
+        does = spec_of(op).does if op is not None else None
+        kind = does.kind if does is not None else None
+        sets_might = does is not None and does.kind == "set" and does.characteristic == MIGHT
 
         if inst.characteristic == "copy":
-            assert op is not None  # (a copy is an effect)
             # before/after are copiable roots (docs/semantics.md §11): the copier's before, and
             # after the root of what it copies (`of`) at that moment.
+            assert op is not None  # (a copy is an effect)
             was = self.root(oid, row.step)
             if row.before != was:
                 self.fail(oid, "before", was, row.before, row.effect)
@@ -308,9 +311,9 @@ class Replay:
         elif char == "abilities":
             self.compare(oid, row, "before", chain["keywords"], before)
         else:
-            self.compare(oid, row, "before", chain.get(char), before)
+            self.compare(oid, row, "before", chain.get(char) if char is not None else None, before)
 
-        if inst.stage >= 4 or name == "set_might":
+        if inst.stage >= INCREASE or sets_might:
             if inst.kind == "keyword" and not any(
                 k == inst.keyword and s == inst.brought_by for k, _, s, _ in state.kws
             ):
@@ -325,28 +328,32 @@ class Replay:
             expected_after = self.might_after(oid, row, inst, state, before)
             might_was = state.might
             state.might = self.might_after(oid, row, inst, state, state.might)
-            if name != "set_might" and _is_int(might_was) and _is_int(state.might):
+            if not sets_might and _is_int(might_was) and _is_int(state.might):
                 self.added[oid] = self.added.get(oid, 0) + state.might - might_was
             self.compare(oid, row, "after", expected_after, row.after)
             chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
             return True
-        if op is None:  # (the instances without an effect, buffs and bonuses, are Might's, above)
+        if does is None or op is None:  # (a buff's, a bonus's or a keyword's: arithmetic, above)
             return True
-        if name == "set_controller":
-            state.controller = op.player
-            self.compare(oid, row, "after", op.player, row.after)
-            chain["controller"] = row.after if isinstance(row.after, str) else op.player
+        if kind == "set" and does.characteristic == "controller":
+            player = parameter(op)
+            assert player is None or isinstance(player, str)  # (a player, as the board format reads it)
+            state.controller = player
+            self.compare(oid, row, "after", player, row.after)
+            chain["controller"] = row.after if isinstance(row.after, str) else player
             return True
-        if name in ("add_tag", "remove_tag"):
-            state.tags = state.tags | {op.tag} if name == "add_tag" else state.tags - {op.tag}
-            tags = set(before) if is_names(before) else set()
-            expected_tags = sorted(tags | {op.tag} if name == "add_tag" else tags - {op.tag})
-            self.compare(oid, row, "after", expected_tags, row.after)
-            chain["tags"] = row.after if is_names(row.after) else expected_tags
+        if kind in ("add", "remove") and does.characteristic == "tags":
+            tag = parameter(op)
+            assert isinstance(tag, str)  # (a tag, as the board format reads it)
+            state.tags = state.tags | {tag} if kind == "add" else state.tags - {tag}
+            base = set(before) if is_names(before) else set()
+            tags_after = sorted(base | {tag} if kind == "add" else base - {tag})
+            self.compare(oid, row, "after", tags_after, row.after)
+            chain["tags"] = row.after if is_names(row.after) else tags_after
             return True
-        if name in ("gain_keywords", "lose_keywords"):
-            counts = dict(before) if is_counts(before) else {}
-            if name == "gain_keywords":
+        if kind in ("gain_keywords", "lose_keywords"):
+            counts: dict[str, int] = dict(before) if is_counts(before) else {}
+            if kind == "gain_keywords":
                 for kw in op.keywords:
                     v = 1 if kw.value is None else kw.value
                     state.kws.append((kw.name, v, row.effect, row.timestamp))
@@ -355,11 +362,11 @@ class Replay:
                 lost = {kw.name for kw in op.keywords}
                 state.kws = [i for i in state.kws if i[0] not in lost]
                 counts = {k: v for k, v in counts.items() if k not in lost}
-            expected_counts = dict(sorted(counts.items()))
-            self.compare(oid, row, "after", expected_counts, row.after)
-            chain["keywords"] = row.after if is_counts(row.after) else expected_counts
+            keywords_after = dict(sorted(counts.items()))
+            self.compare(oid, row, "after", keywords_after, row.after)
+            chain["keywords"] = row.after if is_counts(row.after) else keywords_after
             return True
-        if name == "lose_all_abilities":
+        if kind == "lose_all_abilities":
             state.kws, state.held = [], {}
             after = row.after
             if isinstance(after, dict) and "keywords" in after:
@@ -376,32 +383,21 @@ class Replay:
         if might is None or not _is_int(might):
             return None
         op = inst.effect.op if inst.effect is not None else None
-        if op is not None and op.name == "set_might":
-            return op.value + (self.added.get(oid, 0) if self.keeps else 0)
+        if op is not None and spec_of(op).does.kind == "set":  # set Might
+            value = parameter(op)
+            assert isinstance(value, int)  # (a number, as the board format reads it)
+            return value + (self.added.get(oid, 0) if self.keeps else 0)
         if inst.kind == "buff":
             return might + 1
         if inst.kind == "bonus":
-            assert inst.gear is not None
+            assert inst.gear is not None  # (a bonus is its gear's)
             bonus = self.ix.objects[inst.gear].might_bonus
             return might + (bonus or 0)
         if inst.kind == "keyword":
             values = [v for k, v, s, _ in state.kws if k == inst.keyword and s == inst.brought_by]
             return might + (values[0] if values else 0)
-        assert op is not None  # (the kinds without an effect returned above)
-        n = op.name
-        if n == "plus":
-            return might + op.amount
-        if n == "increase_to":
-            return might + max(0, op.value - might)
-        if n == "plus_max":
-            return might + max(0, min(op.amount, op.max - might))
-        if n == "double":
-            return might + max(0, might)
-        if n == "minus":
-            return might - op.amount
-        if n == "minus_min":
-            return might - max(0, min(op.amount, might - op.min))
-        return might
+        assert op is not None  # (the other instances are effects)
+        return arithmetic_after(op, might)
 
     def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any) -> None:
         if _norm(expected) != _norm(found):
@@ -434,7 +430,12 @@ def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Vi
 
 def _is_copy(index: BoardIndex, row: Row) -> bool:
     inst = index.instance(row.effect)
-    return inst is not None and inst.effect is not None and inst.effect.op.name == "copy"
+    return inst is not None and inst.effect is not None and _does(inst).kind == "copy"
+
+
+def _does(inst: Inst):
+    assert inst.effect is not None
+    return spec_of(inst.effect.op).does
 
 
 def _norm(value: Any) -> Any:

@@ -34,6 +34,12 @@ from .board import AFTER, BEFORE, DIRECT, REMOVING, Named, SorceryBoard
 from .view import View
 
 ELEMENTS = ("air", "earth", "fire", "water")
+# The operations whose effect `Checker.apply` restates, by name (docs/semantics-sorcery.md §3): a
+# board with another is not judged (check/__init__.py).
+JUDGED = frozenset({
+    "gain_control", "set_power", "plus", "minus", "double", "add_type", "add_subtype", "remove_subtype",
+    "gain_affinity", "lose_affinity", *REMOVING, "copy", *DIRECT,
+})  # fmt: skip
 EXCUSES = {"dependency", "at_rest", "cycle", "late"}
 
 
