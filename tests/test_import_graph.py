@@ -10,6 +10,8 @@ from pathlib import Path
 
 from conftest import ROOT
 
+from riftasp.graph import strongly_connected_components
+
 PACKAGE = ROOT / "riftasp"
 # The rulesets riftasp brings, each a package of its own (riftasp/rulesets/<name>/).
 RULESET_PACKAGES = ("riftasp.rulesets.riftbound", "riftasp.rulesets.sorcery")
@@ -59,45 +61,9 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan, iteratively)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-    return found
+    """The strongly connected components of more than one module (riftasp/graph.py's Tarjan)."""
+    components = strongly_connected_components(sorted(graph), graph)
+    return sorted(sorted(c) for c in components if len(c) > 1)
 
 
 def test_no_import_cycle_in_riftasp():
