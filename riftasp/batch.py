@@ -114,7 +114,7 @@ class Prefetching:
 def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
     groups: dict[tuple, list[int]] = {}
     for i, board in enumerate(boards):
-        groups.setdefault((board.ruleset, board.settings), []).append(i)
+        groups.setdefault((board.ruleset, tuple(sorted(board.readings_in_force.items()))), []).append(i)
     for (ruleset, _), members in groups.items():
         # A procedure whose steps are global to the program (`batch = false` in its
         # procedure.toml: layered picks one effect per step among all objects) resolves each

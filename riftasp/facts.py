@@ -27,14 +27,20 @@ from .specs import ObjectField
 from .terms import condition_term, op_terms, quote, target_facts
 
 
+def _term(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def board_facts(board: Board) -> str:
     own = board.ruleset.object_fields
     lines: list[str] = [
         f"ruleset({board.ruleset}).",
-        f"setting(condition_timing,{board.settings.condition_timing}).",
-        f"setting(rechecked_set,{board.settings.rechecked_set}).",
-        f"setting(self_support,{board.settings.self_support}).",
     ]
+    # What the board's settings choose (setting/2, read back by riftasp/board_io/lp_shape.py),
+    # and every reading in force (reading/2, which the encodings read): the ruleset's
+    # [readings], the board's settings over them, the research overrides over both.
+    lines += [f"setting({key},{value})." for key, value in board.settings.given().items()]
+    lines += [f"reading({key},{_term(value)})." for key, value in sorted(board.readings_in_force.items())]
     lines += [f"player({quote(p)})." for p in board.players]
     # The players' order (the first faces the higher rows of a grid: Sorcery's "in front").
     lines += [f"player_order({quote(p)},{n})." for n, p in enumerate(board.players)]

@@ -185,20 +185,25 @@ def _board_zones() -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Settings:
-    """Ruleset readings where the rules leave a choice (see docs/semantics.md)."""
+    """The readings a board itself chooses, over its ruleset's `[readings]` (docs/semantics.md):
+    None where the board says nothing (the ruleset's reading is in force: `Board.reading`)."""
 
     # "as_able" (apply as soon as able, then remove what no longer applies: RB 471.1/471.3),
     # "settled" (a condition waits for what could still change it) or "immediate" (judged only
     # when its effect applies). docs/semantics.md §6, step 3.
-    condition_timing: str = "as_able"
+    condition_timing: str | None = None
     # What a number set (or copied) on an object after arithmetic applied to it does with that
-    # arithmetic: "replaces" it (each effect applies once; the default) or "keeps" it on top (the
-    # set value is the starting value). docs/semantics.md §6, "Rechecked sets".
-    rechecked_set: str = "replaces"
+    # arithmetic: "replaces" it (each effect applies once) or "keeps" it on top (the set value is
+    # the starting value). docs/semantics.md §6, "Rechecked sets".
+    rechecked_set: str | None = None
     # An application whose condition holds at the end only through what it (and what it switched
-    # on) added: "withdrawn" (the default: [L] "Shield cannot keep itself switched on") or "kept"
-    # (a final state where every condition holds stands). docs/semantics.md §8.
-    self_support: str = "withdrawn"
+    # on) added: "withdrawn" ([L] "Shield cannot keep itself switched on") or "kept" (a final
+    # state where every condition holds stands). docs/semantics.md §8.
+    self_support: str | None = None
+
+    def given(self) -> dict[str, str]:
+        """The readings the board states."""
+        return {key: value for key, value in vars(self).items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -215,6 +220,20 @@ class Board:
     # The realm's grid (rows, columns) of a ruleset that has one (Sorcery), when the board gives
     # its own; else its manifest's [realm].
     realm: tuple[int, int] | None = None
+    # Readings the board is resolved under over its ruleset's and its settings: set by the
+    # rules-research commands (riftasp outcomes, compare), never read from a board file.
+    readings: tuple[tuple[str, Any], ...] = ()
+
+    def reading(self, key: str) -> Any:
+        """The reading in force for `key` (KeyError when neither the ruleset nor the board has it)."""
+        return self.readings_in_force[key]
+
+    @property
+    def readings_in_force(self) -> dict[str, Any]:
+        """Every reading in force: the ruleset's `[readings]`, then the board's settings, then the
+        research overrides. (Computed, not stored: a board given another ruleset by `replace`
+        takes that ruleset's readings.)"""
+        return {**self.ruleset.readings, **self.settings.given(), **dict(self.readings)}
 
     def __post_init__(self) -> None:
         if isinstance(self.ruleset, str) or self.ruleset is None:

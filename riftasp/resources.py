@@ -109,8 +109,9 @@ def manifest(ruleset: str) -> dict[str, Any]:
     `[encoding] own` files are paths from its folder's parent (`_own_files`).
 
     The defaults come first, then the base, then each extension over it (`_merged`): a top-level
-    entry replaces the one under it whole, the [encoding] entries one by one, and `[encoding]
-    input_own` adds predicates to the `input` under it (the merged manifest has `input` only)."""
+    entry replaces the one under it whole, the [encoding] and [readings] entries one by one (a
+    variant that changes one reading keeps the others), and `[encoding] input_own` adds
+    predicates to the `input` under it (the merged manifest has `input` only)."""
     merged = _defaults()
     for name in reversed(lineage(ruleset)):  # the base first, each extension over it
         merged = _merged(merged, _declared(name))
@@ -123,7 +124,8 @@ def _merged(under: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     added = encoding.pop("input_own", None)
     if added is not None:
         encoding["input"] = list(dict.fromkeys([*encoding.get("input", []), *added]))
-    return {**under, **over, "encoding": encoding}
+    readings = {**under.get("readings", {}), **over.get("readings", {})}
+    return {**under, **over, "encoding": encoding, **({"readings": readings} if readings else {})}
 
 
 @cache

@@ -68,11 +68,10 @@ FAMILY_FACTS = {
 }
 
 
-def ruleset_facts(ruleset: Ruleset, readings: dict[str, Any] | None = None) -> str:
+def ruleset_facts(ruleset: Ruleset) -> str:
     """The ruleset's data (manifest.toml) as the facts the encoding reads: the keyword rules,
-    the layer table (stage/4, op_stage/2), the characteristic families and the readings
-    (`readings` overrides the manifest's [readings], as the reference engine's rulesets take
-    them)."""
+    the layer table (stage/4, op_stage/2) and the characteristic families. (Its readings are the
+    board's: riftasp/facts.py writes those in force.)"""
     rules = ruleset.keywords
     lines = [f"summing_keyword({quote(k)})." for k in sorted(rules.summing)]
     lines += [f"bonus_keyword({quote(k)},{status})." for k, status in rules.bonus.items()]
@@ -81,16 +80,11 @@ def ruleset_facts(ruleset: Ruleset, readings: dict[str, Any] | None = None) -> s
         lines += [f"op_stage({op},{stage.name})." for op in stage.operations]
     for family, names in ruleset.families.items():
         lines += [f"{FAMILY_FACTS[family]}({name})." for name in names]
-    # The manifest's [readings] (settings where the rules leave two answers): reading(Key, Value).
-    for key, value in sorted({**ruleset.readings, **(readings or {})}.items()):
-        shown = str(value).lower() if isinstance(value, bool) else value
-        lines.append(f"reading({key},{shown}).")
     return "\n".join(lines) + "\n"
 
 
 def run(
     facts: str, ruleset: Ruleset, max_steps: int = 100_000, strict: bool = False, time_limit: float | None = None,
-    readings: dict[str, Any] | None = None,
 ) -> tuple[list[clingo.Symbol], SolveStats]:
     """Solve rounds until none withdraws anything; return the last model's symbols.
 
@@ -99,7 +93,7 @@ def run(
     TimeLimitExceeded at the first ground call that would start after it.
     """
     stats = SolveStats()
-    rounds = Rounds(stats, [ruleset_facts(ruleset, readings)])
+    rounds = Rounds(stats, [ruleset_facts(ruleset)])
     deadline = Deadline(time_limit)
     while True:
         stats.rounds += 1

@@ -152,7 +152,7 @@ def test_defaults_controller_is_owner_and_text_targets_self_or_bearer():
     assert u1.controller == "alice" and u1.since == 0
     assert u1.rules_text[0].target == Target("self")
     assert g1.effect_text[0].target == Target("bearer")
-    assert board.ruleset.name == "riftbound" and board.settings == Settings("as_able")
+    assert board.ruleset.name == "riftbound" and board.settings == Settings() and board.reading("condition_timing") == "as_able"
 
 
 def board_with_default_stamps() -> dict[str, Any]:
@@ -703,7 +703,11 @@ def test_bad_lp_boards_are_one_exact_error_line(change: Callable[[str], str], me
 
 def test_lp_boards_may_omit_ruleset_and_settings():
     text = "\n".join(line for line in spec_facts().splitlines() if not line.startswith(("ruleset(", "setting(")))
-    assert board_from_facts(text, "board.lp") == board_from_dict(SPEC_EXAMPLE, "board.lp")
+    # (The spec example states the default condition_timing; without setting/2 the ruleset's
+    # reading is in force, the same one.)
+    read = board_from_facts(text, "board.lp")
+    assert read.readings_in_force == board_from_dict(SPEC_EXAMPLE, "board.lp").readings_in_force
+    assert read == replace(board_from_dict(SPEC_EXAMPLE, "board.lp"), settings=Settings())
 
 
 # ---- round trips, over generated boards -------------------------------------------------------

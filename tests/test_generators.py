@@ -135,7 +135,7 @@ def shows(data: dict[str, Any], name: str) -> bool:
         "status": lambda: any(o.status for o in board.objects)
         or any(c.kind == "status" for _, _, e in effects for c in e.conditions),
         "off_board": lambda: any(not o.on_board for o in board.objects),
-        "immediate": lambda: board.settings.condition_timing == "immediate",
+        "immediate": lambda: board.reading("condition_timing") == "immediate",
         "buffs": lambda: any(o.buffed for o in board.objects),
     }[name]()
 

@@ -462,7 +462,7 @@ def test_the_self_support_reading_is_a_board_setting_that_round_trips_and_is_che
     from riftasp.board_io.writing import board_to_dict
 
     b = board([unit("u", 3)], settings={"self_support": "kept"})
-    assert b.settings.self_support == "kept"
+    assert b.reading("self_support") == "kept"
     assert board_to_dict(b)["settings"] == {"self_support": "kept"}
     assert board_to_dict(board([unit("u", 3)])).get("settings") is None
     with pytest.raises(BoardError, match="self_support"):
@@ -599,7 +599,7 @@ def test_property_a_paradox_is_reported_iff_no_consistent_state_exists(data):
     from riftasp.check.declarative import examine
 
     b = board_from_dict(data, "inline")
-    if b.settings.condition_timing != "as_able":  # the consistent states are the default reading's
+    if b.reading("condition_timing") != "as_able":  # the consistent states are the default reading's
         return
     answers = {engine: run(b, engine) for engine in ("asp", "reference")}
     assert answers["asp"].to_json()["objects"] == answers["reference"].to_json()["objects"]
@@ -643,7 +643,7 @@ def test_c5_the_reading_is_a_board_setting_that_round_trips():
     from riftasp.board_io.writing import board_to_dict
 
     b = example("rechecked-set-keeps-the-buff")
-    assert b.settings.rechecked_set == "keeps"
+    assert b.reading("rechecked_set") == "keeps"
     assert board_to_dict(b)["settings"] == {"rechecked_set": "keeps"}
     assert board_to_dict(example("rechecked-set-replaces-the-buff")).get("settings") is None
 

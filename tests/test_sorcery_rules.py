@@ -7,6 +7,7 @@ layered). The generated boards: tests/test_sorcery_generated.py."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -15,9 +16,7 @@ from riftasp.board_io import board_from_dict, load_board
 from riftasp.decode import decode
 from riftasp.facts import board_facts
 from riftasp.reference import resolve
-from riftasp.reference.procedures import layered
 from riftasp.rulesets import ruleset
-from riftasp.rulesets.sorcery.reference import Sorcery
 from riftasp.solver import run as solve
 
 EXAMPLES = ROOT / "examples" / "sorcery"
@@ -32,7 +31,8 @@ def engine(request):
 
 
 def resolve_asp(board, **readings):
-    symbols, stats = solve(board_facts(board), board.ruleset, readings=readings or None)
+    board = replace(board, readings=tuple(readings.items()))
+    symbols, stats = solve(board_facts(board), board.ruleset)
     return decode(symbols, board.ruleset, stats.withdrawn)
 
 
@@ -43,9 +43,7 @@ def run(name: str, **readings):
 def run_board(board, **readings):
     if ENGINE["name"] == "asp":
         return resolve_asp(board, **readings)
-    if readings:
-        return layered.resolve(board, Sorcery(ruleset("sorcery"), readings=readings))
-    return resolve(board)
+    return resolve(replace(board, readings=tuple(readings.items())))
 
 
 def says(row, text: str) -> bool:
@@ -484,7 +482,8 @@ def test_power_is_never_below_zero():
 
 
 def test_the_readings_are_manifest_settings():
-    assert Sorcery(ruleset("sorcery")).readings == {"power_floor": "read", "regain_after_loss": False}
+    assert {k: v for k, v in ruleset("sorcery").readings.items() if k in ("power_floor", "regain_after_loss")} == {
+        "power_floor": "read", "regain_after_loss": False}
 
 
 def test_root_spider_silences_the_site_directly_above_before_that_site_s_silence_applies():

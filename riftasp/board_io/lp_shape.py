@@ -39,7 +39,7 @@ from .lp_parsing import Term
 
 # Every predicate of the board vocabulary (riftasp/facts.py) and its arity.
 _VOCABULARY = {
-    "ruleset": 1, "setting": 2, "realm_size": 2, "player": 1, "player_order": 2, "active_player": 1,
+    "ruleset": 1, "setting": 2, "reading": 2, "realm_size": 2, "player": 1, "player_order": 2, "active_player": 1,
     "object": 1, "object_index": 2, "name": 2, "printed_type": 2, "owner": 2,
     "printed_controller": 2, "zone": 2, "location": 2, "printed_tag": 2,
     "printed_keyword": 3, "status": 2, "since": 2, "attached": 3,
@@ -97,6 +97,7 @@ def board_from_terms(terms: list[Term]) -> Board:
     facts = _by_predicate(terms)
     ruleset = _fact_ruleset(facts["ruleset"])
     settings = _fact_settings(facts["setting"])
+    readings = _fact_readings(facts["reading"], ruleset)
     players = tuple(_arg(s, 0, "str", "a player") for s in facts["player"])
     active = _single(facts["active_player"], "active_player fact")
     effects = _fact_effects(facts, ruleset)
@@ -109,6 +110,7 @@ def board_from_terms(terms: list[Term]) -> Board:
         ruleset=ruleset,
         settings=settings,
         realm=_fact_realm(facts["realm_size"]),
+        readings=readings,
     )
 
 
@@ -196,6 +198,21 @@ def _fact_realm(syms: list[Term]) -> tuple[int, int] | None:
     if sym is None:
         return None
     return _arg(sym, 0, "int", "the realm's rows"), _arg(sym, 1, "int", "the realm's columns")
+
+
+def _fact_readings(syms: list[Term], ruleset: Ruleset) -> tuple[tuple[str, Any], ...]:
+    """The readings the facts state (riftasp/facts.py writes every one in force): those that
+    differ from the ruleset's, besides the settings (setting/2 states those)."""
+    known = ruleset.readings
+    values = ruleset.switch_values
+    found: dict[str, Any] = {}
+    for sym in syms:
+        key = _arg(sym, 0, tuple(known), "the reading")
+        if key in found:
+            raise Invalid(str(sym), f"a second value for reading {key}")
+        allowed = {str(v).lower() if isinstance(v, bool) else str(v): v for v in values.get(key, (known[key],))}
+        found[key] = allowed[_arg(sym, 1, tuple(allowed), key)]
+    return tuple(sorted((k, v) for k, v in found.items() if k not in vars(Settings()) and v != known[k]))
 
 
 def _fact_settings(syms: list[Term]) -> Settings:

@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import CardDef, card_text, library
 from ..conditions import CONDITIONS
 from ..filters import FILTERS
-from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Settings, Target
+from ..model import Board, Condition, Effect, Filter, GameObject, Operation, Target
 from ..operations import OPERATIONS
 from ..rulesets import Ruleset
 from ..specs import ObjectField
@@ -19,8 +19,8 @@ from .fields import DEFAULT_TARGET
 def board_to_dict(board: Board) -> dict[str, Any]:
     """The board as JSON data that `board_from_dict` reads back equal (modulo `source`)."""
     data: dict[str, Any] = {"ruleset": board.ruleset.name}
-    if board.settings != Settings():
-        data["settings"] = {k: v for k, v in vars(board.settings).items() if v != getattr(Settings(), k)}
+    if board.settings.given():
+        data["settings"] = board.settings.given()
     if board.realm is not None:
         data["realm"] = {"rows": board.realm[0], "columns": board.realm[1]}
     data["players"] = list(board.players)

@@ -215,6 +215,20 @@ class Ruleset:
         """The manifest's `[readings]`: the choices its rules leave open, as this ruleset makes them."""
         return self.manifest.get("readings", {})
 
+    @cached_property
+    def choice_points(self) -> tuple[Any, ...]:
+        """Its choice points (riftasp/choice_points.py): the Decisions of its semantics doc."""
+        from ..choice_points import choice_points
+
+        return choice_points(self.name)
+
+    @cached_property
+    def switch_values(self) -> dict[str, tuple[Any, ...]]:
+        """Each of its [readings] keys -> the values the key may take."""
+        from ..choice_points import switch_values
+
+        return switch_values(self.name)
+
     @property
     def library_file(self) -> Path:
         """Its card library (facts/cards/<name>.lp, or the nearest base's it extends)."""

@@ -180,7 +180,7 @@ def check_invariants(board: Board) -> None:
             assert text == json.dumps(calculate(board)[0].to_json()), switch
         finally:
             setattr(recheck, switch, True)
-    settled = board.settings.condition_timing == "settled"
+    settled = board.reading("condition_timing") == "settled"
     withdrawn = {(oid, name) for oid, names in first.withdrawn.items() for name in names}
     view = last.view
     objects = {o.id: o for o in board.objects}

@@ -116,7 +116,7 @@ class Round:
         self.withdrawn = withdrawn
         self.settled = settled
         self.check_conditions = settled if check_conditions is None else check_conditions
-        self.keeps = analysis.layout.board.settings.rechecked_set == "keeps"
+        self.keeps = analysis.layout.board.reading("rechecked_set") == "keeps"
         self.added: dict[str, dict[str, int]] = {}  # object -> number -> what arithmetic added
         self.states: dict[str, ObjState] = dict(analysis.initial)
         self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.layout.on_board}
@@ -483,7 +483,7 @@ def _held_up(
     calculation a pass however many suspects the board has; suspects that do not touch each
     other come out as they would one by one). A member stays only with a suspect still in the
     set; [] if none is. Only where conditions are judged at the end."""
-    if not check_conditions or analysis.layout.board.settings.self_support == "kept":
+    if not check_conditions or analysis.layout.board.reading("self_support") == "kept":
         return []
     sets = [(record, list(support)) for record, support in
             suspects(calc.records, analysis.reads, analysis.writes, undoes, calc.states)]
@@ -532,8 +532,8 @@ def resolve(board: Board, ruleset: Ruleset) -> Resolution:
 def calculate(board: Board, ruleset: Ruleset) -> tuple[Resolution, Round]:
     """The resolution and the last round (its final states and records, for invariant tests)."""
     analysis = analyse(board, ruleset)
-    settled = board.settings.condition_timing == "settled"
-    check_conditions = board.settings.condition_timing != "immediate"
+    settled = board.reading("condition_timing") == "settled"
+    check_conditions = board.reading("condition_timing") != "immediate"
     withdrawn: frozenset[AppId] = frozenset()
     withdrawals: list[Withdrawal] = []
     paradoxical: list[Component] = []

@@ -118,7 +118,7 @@ def unsupported(board: Board) -> str | None:
     unknown = unknown_kind(board, known_operations(), CONDITIONS, FILTERS)
     if unknown is not None:
         return unknown
-    if board.settings.rechecked_set != "replaces":
+    if board.reading("rechecked_set") != "replaces":
         return "the reading rechecked_set = keeps is not judged by the declarative checker"
     if len(board.objects) > MAX_OBJECTS:
         return f"{len(board.objects)} objects, more than the bound of {MAX_OBJECTS}"
@@ -305,7 +305,7 @@ def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT
                            f"{MAX_APPLICATIONS} (the search grows with applications² × steps)")
         return verdict
     verdict.atoms = program.ground()
-    timing = board.settings.condition_timing
+    timing = board.reading("condition_timing")
     exact = timing == "as_able"
 
     verdict.questions += 1
@@ -326,7 +326,7 @@ def examine(board: Board, resolution: Any | None, time_limit: float = TIME_LIMIT
         out.append(Violation("-", DECLARATIVE, "paradox-missed",
                              "paradoxes: no calculation obeying the invariants has a consistent final state",
                              "no paradox reported"))
-    if verdict.consistent and reports_paradox and exact and board.settings.self_support == "withdrawn":
+    if verdict.consistent and reports_paradox and exact and board.reading("self_support") == "withdrawn":
         # With the default reading a state where an application holds itself up is not an answer
         # (docs/semantics.md §8): the paradox is false only if a state without one exists. (Its
         # screen counts more as support than the engines do: it finds fewer such states.)

@@ -66,7 +66,7 @@ class BoardIndex:
         self.bonus = dict(rules.bonus)  # keyword -> status
         # Conditions are judged again in the final state unless the board's reading judges them
         # only when an effect applies (`immediate`, docs/semantics.md §6).
-        self.conditions_at_end = board.settings.condition_timing != "immediate"
+        self.conditions_at_end = board.reading("condition_timing") != "immediate"
         # Attachments: gear -> bearer (both on the board, validated), bearer -> its gear.
         self.bearer: dict[str, str] = {}
         self.gear_on: dict[str, list[str]] = {}

@@ -62,7 +62,7 @@ class Replay:
         self.checked = 0
         # Reading rechecked_set = keeps (docs/semantics.md §6): a set or copied Might keeps on top
         # what arithmetic added to the object before it; `added` counts that, object by object.
-        self.keeps = index.board.settings.rechecked_set == "keeps"
+        self.keeps = index.board.reading("rechecked_set") == "keeps"
         self.added: dict[str, int] = {}
         applied = view.applied or {}
         self.rows = applied

@@ -104,4 +104,4 @@ def read_view(board: Board, data: Any) -> View:
             raise ContractError(f"withdrawn.{oid}", "not an object of this board")
         withdrawn[oid] = frozenset(_str_list(names, f"withdrawn.{oid}"))
     paradoxes = [frozenset(p) for p in _loops(data.get("paradoxes", []) or [], "paradoxes")]
-    return View(objects, applied, loops, withdrawn, paradoxes, board.settings.condition_timing)
+    return View(objects, applied, loops, withdrawn, paradoxes, board.reading("condition_timing"))

@@ -53,7 +53,7 @@ class SorceryBoard:
         self.effects = {e.id: e for e in board.effects}
         self.copies = [e for e in (*board.effects, *(t for o in board.objects for t in (*o.rules_text, *o.effect_text)))
                        if e.op.name == "copy" and e.op.of in self.objects]  # fmt: skip
-        self.readings = board.ruleset.readings
+        self.readings = board.readings_in_force
         # Lookups made once (each was a pass over the board per question: the check of a realm of
         # 1,000 objects spent most of its time in them).
         self.carried: dict[str, list[GameObject]] = {}

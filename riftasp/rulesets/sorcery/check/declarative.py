@@ -139,7 +139,7 @@ class Facts:
         self.objects = {o.id: o for o in board.objects}
         self.realm = [o.id for o in board.objects if o.zone == "realm"]
         self.in_realm = set(self.realm)
-        self.readings = board.ruleset.readings
+        self.readings = board.readings_in_force
         self._positions()
         self.insts: dict[str, Inst] = {}
         self.held_names: dict[tuple[str, str], str] = {}  # (object, ability name) -> term

@@ -552,8 +552,8 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     world.version += 1
     s = world.state[oid]
     op = inst.effect.op
-    regain = world.rules.readings.get("regain_after_loss", False)
-    floor = world.rules.readings.get("power_floor", "read") == "each_change"
+    regain = world.board.reading("regain_after_loss")
+    floor = world.board.reading("power_floor") == "each_change"
 
     def blocked() -> bool:
         return s.lost and not regain

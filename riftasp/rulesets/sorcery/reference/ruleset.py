@@ -8,7 +8,7 @@ procedure's (docs/semantics.md), so it does not call the core Ruleset's construc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ....model import Board, GameObject
 from ....result import Characteristics
@@ -23,14 +23,13 @@ class Sorcery(Ruleset):
     conditions = {}
     filter_members = ()
 
-    def __init__(self, ruleset: RulesetValue, readings: dict[str, Any] | None = None) -> None:
-        # A variant's manifest may extend Sorcery's; `readings` overrides the manifest's
-        # [readings] (docs/semantics-sorcery.md §11).
+    def __init__(self, ruleset: RulesetValue) -> None:
+        # A variant's manifest may extend Sorcery's. (Its readings are the board's in force:
+        # `Board.reading`, docs/semantics-sorcery.md §11.)
         self.name = ruleset.name
         self.output_fields = ruleset.output_fields
         self.procedure: str = ruleset.procedure
         self.stages = ruleset.layers
-        self.readings: dict[str, Any] = {**ruleset.readings, **(readings or {})}
         # Layers are numbered from 1 in the order the table first names them.
         self.layer_names: list[str] = []
         for stage in self.stages:
