@@ -19,8 +19,10 @@ BY_NAME = {"ruleset", "ruleset_named", "default_ruleset", "manifest", "lineage",
 # Where a name is read, so looked up: the registry and the files it reads, the command line, the
 # readers of a board's "ruleset" key (JSON and .lp), a board made in Python with a name (the
 # model's __post_init__), a finding's board (signature), and the library's defaults (a schema or
-# a fuzz run asked for without a ruleset).
+# a fuzz run asked for without a ruleset), the reader of a ruleset's choice points (a file of its
+# folder, or its base's, as resources.py reads the manifest).
 READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ruleset_data.py", "riftasp/cli.py",
+             "riftasp/choice_points.py",
              "riftasp/board_io/shape.py", "riftasp/board_io/lp_shape.py", "riftasp/model.py",
              "riftasp/signature.py", "riftasp/schema.py", "riftasp/fuzz.py"}
 

@@ -35,7 +35,9 @@ def might(output: str) -> dict[str, int]:
 
 def test_the_variant_is_listed_with_its_own_operation_file_and_riftbound_s_others():
     listed = {r["name"]: r for r in json.loads(riftasp("rulesets", "--json").stdout)}
-    assert set(listed) == {"riftbound", "sorcery", "halving", "narrow", "tiny"} and listed["halving"]["extends"] == "riftbound"
+    shipped = {"riftbound-timestamps", "riftbound-immediate", "sorcery-clamp", "sorcery-all-dependencies", "sorcery-codex"}
+    assert set(listed) == {"riftbound", "sorcery", "halving", "narrow", "tiny", *shipped}
+    assert listed["halving"]["extends"] == "riftbound"
     files = listed["halving"]["files"]
     assert str(FOLDER / "halving" / "operations" / "halve.lp") in files
     assert {"riftbound/operations/set_might.lp", "riftbound/conditions/mighty.lp", "operations/minus.lp",
@@ -146,9 +148,9 @@ def test_the_variants_files_pass_the_encoding_interface_checks():
                           str(ROOT / "tests" / "test_encoding_interface.py")],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert out.returncode == 0, out.stdout[-2000:]
-    # Two checks for each of riftbound, sorcery, halving, narrow and tiny, and Sorcery's declarative
-    # checker's files.
-    assert "11 passed" in out.stdout
+    # Two checks for each of riftbound, sorcery, their five shipped variants, halving, narrow and
+    # tiny, and Sorcery's declarative checker's files.
+    assert "21 passed" in out.stdout
 
 
 def test_a_ruleset_of_its_own_without_a_plugin_resolves_and_reports_its_families():

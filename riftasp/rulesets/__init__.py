@@ -210,10 +210,12 @@ class Ruleset:
     def procedure(self) -> str:
         return self.manifest["procedure"]
 
-    @property
+    @cached_property
     def readings(self) -> dict[str, Any]:
-        """The manifest's `[readings]`: the choices its rules leave open, as this ruleset makes them."""
-        return self.manifest.get("readings", {})
+        """The choices its rules leave open, as this ruleset makes them: its procedure's
+        `[readings]` (what the procedure reads, where a manifest says nothing), then its
+        manifest's."""
+        return {**self.plan.get("readings", {}), **self.manifest.get("readings", {})}
 
     @cached_property
     def choice_points(self) -> tuple[Any, ...]:
@@ -342,14 +344,28 @@ class Ruleset:
         return order
 
     def checker(self) -> Callable[..., Any] | None:
-        """Its own invariant checker (its plugin's `checker()`), or None."""
-        make = self.own("checker")
+        """Its invariant checker (its plugin's `checker()`, or that of the ruleset it extends
+        when both have one layer table: `same_rules`), or None."""
+        make = self.same_rules("checker")
         return make() if make is not None else None
 
     def declarative(self) -> ModuleType | None:
-        """The module of its own declarative checker (its plugin's `declarative()`), or None."""
-        make = self.own("declarative")
+        """The module of its declarative checker (as `checker`), or None."""
+        make = self.same_rules("declarative")
         return make() if make is not None else None
+
+    def same_rules(self, attribute: str) -> Any:
+        """A plugin attribute of the ruleset, or of a ruleset it extends through variants that
+        change none of the layer table, the operations' files or the characteristic families
+        (a variant of readings only, such as riftbound-timestamps: the checkers read the
+        readings from the board). A variant that changes those takes none: what restates a layer
+        table does not hold for another one."""
+        for name, plugin in zip(self.lineage, self.plugins):
+            if plugin is not None and hasattr(plugin, attribute):
+                return getattr(plugin, attribute)
+            if not _same_rules(self.name, name, self.lineage[self.lineage.index(name) + 1:]):
+                return None
+        return None
 
     def reference(self) -> Any:
         """Its ruleset for the reference engine (its plugin's, or its base's, `reference_ruleset`)."""
@@ -362,6 +378,15 @@ class Ruleset:
         """Its board generators (a hypothesis strategy), or None."""
         make = self.value("board_strategy")
         return make(profile, self) if make is not None else None
+
+
+def _same_rules(variant: str, name: str, bases: tuple[str, ...]) -> bool:
+    """Whether the next ruleset `name` extends (bases[0]) has the same rules to check as `name`."""
+    if not bases:
+        return False
+    one, other = ruleset(name), ruleset(bases[0])
+    return (one.layers, one.families, one.encoding_files, one.keywords) == (
+        other.layers, other.families, other.encoding_files, other.keywords)
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:
