@@ -21,10 +21,20 @@ Listing is the tuple (object index, part, position, 0) that breaks timestamp tie
 
 from __future__ import annotations
 
+import re
+
 from .listing import listing_term, ongoing_listing, text_listing, text_parts
 from .model import Board, Effect, GameObject
 from .specs import ObjectField
 from .terms import condition_term, op_terms, quote, target_facts
+
+
+CONSTANT = re.compile(r"[a-z][A-Za-z0-9_]*")
+
+
+def _name(name: str) -> str:
+    """A ruleset's name as a term: a constant where it is one (riftbound), else a string."""
+    return name if CONSTANT.fullmatch(name) else quote(name)
 
 
 def _term(value: object) -> str:
@@ -34,7 +44,7 @@ def _term(value: object) -> str:
 def board_facts(board: Board) -> str:
     own = board.ruleset.object_fields
     lines: list[str] = [
-        f"ruleset({board.ruleset}).",
+        f"ruleset({_name(board.ruleset.name)}).",
     ]
     # What the board's settings choose (setting/2, read back by riftasp/board_io/lp_shape.py),
     # and every reading in force (reading/2, which the encodings read): the ruleset's

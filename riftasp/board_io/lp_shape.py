@@ -190,7 +190,15 @@ def _check_fact_text(text: str, sym: Term, what: str, keyword: bool = False) -> 
 def _fact_ruleset(syms: list[Term]) -> Ruleset:
     """The board's ruleset, as the value everything after reads (the one lookup by name)."""
     sym = _single(syms, "ruleset fact")
-    return ruleset_named(default_ruleset() if sym is None else _arg(sym, 0, tuple(known()), "the ruleset"))
+    if sym is None:
+        return ruleset_named(default_ruleset())
+    # A name that is no constant (riftbound-timestamps) is written as a string (riftasp/facts.py).
+    if sym.arguments and sym.arguments[0].type == clingo.SymbolType.String:
+        name = sym.arguments[0].string
+        if name not in known():
+            raise Invalid(str(sym), f"the ruleset must be one of {', '.join(known())}")
+        return ruleset_named(name)
+    return ruleset_named(_arg(sym, 0, tuple(known()), "the ruleset"))
 
 
 def _fact_realm(syms: list[Term]) -> tuple[int, int] | None:

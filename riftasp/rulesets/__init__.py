@@ -215,7 +215,11 @@ class Ruleset:
         """The choices its rules leave open, as this ruleset makes them: its procedure's
         `[readings]` (what the procedure reads, where a manifest says nothing), then its
         manifest's."""
-        return {**self.plan.get("readings", {}), **self.manifest.get("readings", {})}
+        try:
+            plan = self.plan
+        except (OSError, UnsupportedRuleset):  # a procedure not written yet reads none
+            plan = {}
+        return {**plan.get("readings", {}), **self.manifest.get("readings", {})}
 
     @cached_property
     def choice_points(self) -> tuple[Any, ...]:
