@@ -364,11 +364,39 @@ def cards(
         typer.echo(library_text(rules))
 
 
+def _choice_points(as_json: bool) -> None:
+    """`riftasp rulesets --readings`: every choice point of the rulesets that list their own, with
+    the value each of their variants gives a switch (riftasp/choice_points_view.py)."""
+    import shutil
+    import tomllib
+
+    from .choice_points_view import groups, readings_json, readings_text
+    from .rulesets import known, ruleset
+
+    try:
+        found = groups([ruleset(name) for name in known()])
+        data = readings_json(found)
+    except (KeyError, ValueError, OSError, tomllib.TOMLDecodeError) as err:  # a file that does not hold together
+        fail(f"rulesets --readings: {err}")
+    if as_json:
+        emit_json(data)
+    else:
+        typer.echo(readings_text(found, shutil.get_terminal_size().columns))
+
+
 @app.command()
-def rulesets(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+def rulesets(
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
+    readings: bool = typer.Option(False, "--readings", help="The choice points of each ruleset's semantics doc "
+                                  "instead: sentence, reading in force, alternatives and switch"),
+) -> None:
     """The rulesets riftasp knows: name, scheduling procedure, description and encoding files."""
     from .resources import encodings_folder, manifest, missing_encodings, present_encoding_files
     from .rulesets import known as names  # (an installed ruleset's folder is known once its plugin is)
+
+    if readings:
+        _choice_points(as_json)
+        return
 
     def shown(path: Path) -> str:
         # riftasp's own files from its encodings folder; another folder's in full.
