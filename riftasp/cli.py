@@ -172,6 +172,22 @@ def check(
     raise typer.Exit(0 if report.consistent else 1)
 
 
+@app.command()
+def outcomes(
+    board: Path = typer.Argument(..., help=BOARD_HELP),
+    open_ids: str = typer.Option("", "--open", metavar="ID,...", help="Choice points to open: each value of its switch"),
+    max_branches: int = typer.Option(64, "--max", help="At most this many resolutions (else exit 2)"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
+    output_format: str = typer.Option("text", "--format", help="text, or md (a markdown report)"),
+    states: bool = typer.Option(False, "--states", help="Also the consistent states the declarative checker finds"),
+    engine: str = typer.Option("asp", help="asp or reference"),
+) -> None:
+    """Every outcome the board permits, one resolution per choice; exit 0 unique, 1 not (riftasp/research/outcomes.py)."""
+    from .research.outcomes import command
+
+    raise typer.Exit(command(board, open_ids, max_branches, as_json, output_format, states, engine))
+
+
 # ---- cross-checking engines (docs/crosscheck.md) ----------------------------------------------
 
 ENGINE_HELP = "asp, reference, or a command: one JSON board on stdin, the resolve JSON on stdout"
