@@ -90,11 +90,19 @@ def test_cards_of_two_players_entering_together_are_no_choice():
     assert (result.exit_code, result.stdout) == (0, "unique\n")
 
 
-def test_entering_together_is_varied_whatever_the_reading_entry_order():
+def test_entering_together_is_varied_where_the_reading_entry_order_is_a_choice():
+    # S1: `choice` (Sorcery's) leaves the order to the player: every order is a branch; under
+    # `listing` the listing order is the order chosen.
     board = load_board(SORCERY / "entering-together-chosen-order.json")
-    for reading in ("listing", "choice"):
+    assert board.reading("entry_order") == "choice"
+    for reading, count in (("choice", 2), ("listing", 1)):
         found = outcomes(replace(board, readings=(("entry_order", reading),)))
-        assert (len(found.branches), len(found.outcomes)) == (2, 2)
+        assert (len(found.branches), len(found.outcomes)) == (count, count)
+
+
+def test_opening_s1_gives_both_readings_branches():
+    found = outcomes(load_board(SORCERY / "entering-together-chosen-order.json"), open_points=["S1"])
+    assert len(found.branches) == 3 and len(found.outcomes) == 2
 
 
 # ---- one outcome, none ----------------------------------------------------------------------------
@@ -318,13 +326,13 @@ def one_line(result) -> str:
 
 
 def test_an_unknown_choice_point(two_sets):
-    assert one_line(cli(two_sets, "--open", "R5,R9")) == (
-        f"{two_sets}: --open: unknown choice point 'R9' (the riftbound ruleset's: R1, R2, R3, R4, R5)")
+    assert one_line(cli(two_sets, "--open", "R5,R99")) == (
+        f"{two_sets}: --open: unknown choice point 'R99' (the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17)")
 
 
 def test_a_choice_point_of_the_other_ruleset_is_unknown(two_sets):
     assert one_line(cli(two_sets, "--open", "S1")).endswith("--open: unknown choice point 'S1' "
-                                                            "(the riftbound ruleset's: R1, R2, R3, R4, R5)")
+                                                            "(the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17)")
 
 
 def test_a_choice_point_that_is_not_switchable(two_sets, monkeypatch):
@@ -365,3 +373,13 @@ def test_bad_boards_end_in_the_board_errors(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text('{"ruleset": "riftbound",')
     assert one_line(cli(broken)).startswith(f"{broken}: line 1 column ")
+
+
+def test_a_choice_that_decides_whether_there_is_a_paradox_is_not_unique():
+    # other-side-of-a-ring: with ties a choice, three of the six orders of timestamp 0 leave the
+    # ring with no consistent state; the others (and listing order) agree.
+    result = cli(EXAMPLES / "other-side-of-a-ring.json", "--open", "R5")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "1 outcome and 3 paradox branches (7 branches)"
+    found = outcomes(load_board(EXAMPLES / "other-side-of-a-ring.json"), open_points=["R5"])
+    assert (found.unique, len(found.outcomes), len(found.paradox_branches)) == (False, 1, 3)

@@ -10,8 +10,9 @@ The branches are the product of three kinds of choice:
   objects in the realm with one `since` and one controller whose text dates from that `since`
   entered together, and their player chooses their order (the active player's cards come first
   whatever the choice: the engines order the two players' groups themselves). Each order of each
-  such group is a branch, written as the objects' `entry_order` (0, 1, …), whatever the reading
-  `entry_order`. A **stated** `entry_order` is the choice already made — the board records the
+  such group is a branch, written as the objects' `entry_order` (0, 1, …), where the reading
+  `entry_order` (choice point S1) is `choice`, Sorcery's; under `listing` the board's listing order
+  is taken as the order chosen and there is one branch. A **stated** `entry_order` is the choice already made — the board records the
   order the player chose, as it records a timestamp — so it is kept: only the objects of a group
   without one are permuted, after the stated ones, as the engines place them
   (examples/sorcery/entering-together-stated-order.json has one branch,
@@ -38,7 +39,8 @@ The branches are the product of three kinds of choice:
   point's switch, a `[readings]` key, set through `Board.readings`. A point without a switch
   cannot be opened.
 
-`outcomes(board, …)` returns an `Outcomes`: `.unique` (exactly one outcome), `.outcomes` (each
+`outcomes(board, …)` returns an `Outcomes`: `.unique` (exactly one outcome and no branch a
+paradox), `.outcomes` (each
 with the choices of every branch leading to it and its final objects, the resolve JSON's
 `objects`), `.paradox_branches`, `.differing` and `to_json()`. With `states=True` it also asks the
 declarative checker (riftasp/check/declarative.py) of every branch's board for a consistent final
@@ -184,7 +186,9 @@ class Outcomes:
 
     @property
     def unique(self) -> bool:
-        return len(self.outcomes) == 1
+        """One outcome, whatever the choices: no branch is a paradox either (a choice that decides
+        whether the board has a consistent state at all is a choice that matters)."""
+        return len(self.outcomes) == 1 and not self.paradox_branches
 
     @property
     def paradox_ids(self) -> list[str]:
@@ -216,12 +220,15 @@ class Outcomes:
         elif self.unique:
             lines.append("unique" if len(self.branches) == 1 else f"unique ({len(self.branches)} branches)")
         else:
-            lines.append(f"{len(self.outcomes)} outcomes ({len(self.branches)} branches)")
+            paradoxes = f" and {_plural(len(self.paradox_branches), 'paradox branch', 'paradox branches')}"
+            lines.append(f"{_plural(len(self.outcomes), 'outcome', 'outcomes')}"
+                         f"{paradoxes if self.paradox_branches else ''} ({len(self.branches)} branches)")
             for n, outcome in enumerate(self.outcomes, 1):
                 shown = "; ".join(f"{d.object}.{d.field} = {_value_text(d.values[n - 1])}" for d in self.differing)
-                lines.append(f"outcome {n}: {shown}")
+                lines.append(f"outcome {n}:" + (f" {shown}" if shown else ""))
                 lines += [f"  - {_choices_text(c)}" for c in outcome.choices]
-            lines.append("differing: " + ", ".join(f"{d.object}.{d.field}" for d in self.differing))
+            if self.differing:
+                lines.append("differing: " + ", ".join(f"{d.object}.{d.field}" for d in self.differing))
         if self.paradox_branches and self.outcomes:
             lines.append(f"paradox in {_plural(len(self.paradox_branches), 'branch', 'branches')} (no outcome):")
         if self.paradox_branches and (self.outcomes or len(self.branches) > 1):
@@ -539,16 +546,21 @@ def outcomes(board: Board, open_points: Iterable[str] = (), max_branches: int = 
     run = resolve if resolve is not None else resolver(engine)
     points = opened_points(board, open_points)
     readings = _reading_options(points)
-    groups = entry_groups(board)
-    fixed = math.prod(len(r) for r in readings) * math.prod(math.factorial(len(g.open)) for g in groups)
-    if fixed > max_branches:  # (before any order is listed: a big group has very many)
-        raise TooManyBranches(fixed, max_branches)
-    entries = [[(g, order) for order in g.orders()] for g in groups]
-
-    combos: list[tuple[dict[str, Any], Board]] = []  # (choices so far, board), in order
+    # Simultaneous entries are a choice where the reading entry_order says so (Sorcery's S1,
+    # `choice` by default); the ruleset without the reading has no such groups.
+    boards = []
     for reading_combo in itertools.product(*readings):
         overrides = {**dict(board.readings), **{switch: value for _, switch, value in reading_combo}}
         b = replace(board, readings=tuple(overrides.items())) if reading_combo else board
+        groups = entry_groups(b) if b.readings_in_force.get("entry_order", "choice") == "choice" else []
+        boards.append((reading_combo, b, groups))
+    fixed = sum(math.prod(math.factorial(len(g.open)) for g in groups) for _, _, groups in boards)
+    if fixed > max_branches:  # (before any order is listed: a big group has very many)
+        raise TooManyBranches(fixed, max_branches)
+
+    combos: list[tuple[dict[str, Any], Board]] = []  # (choices so far, board), in order
+    for reading_combo, b, groups in boards:
+        entries = [[(g, order) for order in g.orders()] for g in groups]
         for entry_combo in itertools.product(*entries):
             choices: dict[str, Any] = {label: value for label, _, value in reading_combo}
             choices.update({g.label: list(order) for g, order in entry_combo})
