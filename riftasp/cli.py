@@ -327,6 +327,33 @@ def fuzz(
     raise typer.Exit(1 if report.counterexamples else 0)
 
 
+@app.command("compare")
+def compare_rulesets(
+    a: str = typer.Argument(..., metavar="A", help="A ruleset (see riftasp rulesets), or a variant's folder"),
+    b: str = typer.Argument(..., metavar="B", help="Another ruleset of A's family, or a variant's folder"),
+    boards: list[Path] | None = typer.Argument(None, metavar="[BOARDS]...", help="Board files or folders"),
+    generate: int | None = typer.Option(None, "--generate", metavar="N", help="Compare N generated boards instead"),
+    seed: int = typer.Option(0, "--seed", help="With --generate: the same seed and N generate the same boards"),
+    search: bool = typer.Option(False, "--search", help="Search for the smallest boards on which A and B differ"),
+    max_effects: int | None = typer.Option(None, "--max-effects", metavar="K", help="With --search: at most K effects (3)"),
+    max_objects: int | None = typer.Option(None, "--max-objects", metavar="O", help="With --search: at most O objects (2)"),
+    only_ops: str | None = typer.Option(None, "--only-ops", metavar="LIST", help="With --search: only these operations, comma-separated"),
+    out: Path | None = typer.Option(None, "--out", help="Write each disagreeing board and findings.json to this folder"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable: one object per board, and a summary"),
+    output_format: str = typer.Option("text", "--format", help="text, or md: a markdown report for rules designers"),
+    engine: str = typer.Option("asp", help="asp or reference"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help="With --generate: stop generating after this many seconds"),
+) -> None:
+    """Two rulesets of one family on the same boards; exit 0 when they agree on every board, 1 when not."""
+    from .research.compare import run
+
+    if out is not None:
+        _check_out_folder(out)
+    raise typer.Exit(run(a, b, boards or [], generate=generate, seed=seed, search=search, max_effects=max_effects,
+                         max_objects=max_objects, only_ops=only_ops, out=out, as_json=as_json, format=output_format,
+                         engine=engine, time_limit=time_limit))  # fmt: skip
+
+
 def _check_out_folder(out: Path) -> None:
     """--out must be a folder, or a place one can be made in."""
     if out.exists() and not out.is_dir():
