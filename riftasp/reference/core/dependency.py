@@ -3,7 +3,8 @@ which.
 
 B depends on A when applying A alone to its object's current state would change whether B
 exists, whether it targets its object, whether its conditions hold, or its result. Only pairs
-where A writes something B reads are tried: nothing else can change.
+where A writes something B reads are tried: nothing else can change. With the reading
+`dependency = none` (timestamp order only) nothing here is asked (procedures/recheck.py, `Round`).
 """
 
 from __future__ import annotations

@@ -117,6 +117,10 @@ class Round:
         self.settled = settled
         self.check_conditions = settled if check_conditions is None else check_conditions
         self.keeps = analysis.layout.board.reading("rechecked_set") == "keeps"
+        # The reading `dependency` (§6, question 5): "result" asks the dependency questions;
+        # "none" asks none (timestamp order only: nothing blocked, no "immediately after", no
+        # cycle).
+        self.asks_dependencies = analysis.layout.board.reading("dependency") != "none"
         self.added: dict[str, dict[str, int]] = {}  # object -> number -> what arithmetic added
         self.states: dict[str, ObjState] = dict(analysis.initial)
         self.progress: dict[str, _Progress] = {oid: _Progress() for oid in analysis.layout.on_board}
@@ -283,7 +287,10 @@ class Round:
         choice = [(i, o) for i, o in candidates if i.stage == stage]
         choice_ids = {(i.name, o) for i, o in choice}
         universe = self.universe(group, stage)
-        if KEEP:
+        deps: dict[AppId, set[AppId]]
+        if not self.asks_dependencies:
+            deps = {(i.name, o): set() for i, o in universe}
+        elif KEEP:
             test = memory.tests.get(stage) or memory.tests.setdefault(stage, KeptDependencies(self.a))
             deps = test(universe, self.states)
         else:

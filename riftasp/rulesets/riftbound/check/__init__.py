@@ -15,7 +15,7 @@ from .evaluate import final_consistency
 from .index import BoardIndex
 from .needs import loop_checks
 from .operations import not_judged
-from .replay import Replay, final_checks
+from .replay import Replay, dependency_reading, final_checks
 from ....check.report import Report
 
 
@@ -41,6 +41,7 @@ def check_report(board: Board, resolution: Any) -> Report:
             report.skipped.append("final abilities compared with the replay: the resolution has no 'abilities'")
     else:
         report.skipped.append("trace replay: the resolution has no 'applied' trace")
+    report.checked += dependency_reading(index, view, out)
     report.checked += final_consistency(index, view, replayed, out, report.skipped)
     report.checked += loop_checks(index, view.object_loops, out)
     return report

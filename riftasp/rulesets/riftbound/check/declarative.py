@@ -22,7 +22,9 @@ riftasp/rulesets/sorcery/check/declarative.py, encodings/check/sorcery/), which 
 With `condition_timing = settled` only eligibility and the final invariants are judged (a
 condition may wait for what could change it, so an eligible application may wait); with
 `immediate` conditions are not judged in the end: whatever is judged is certain, so neither
-timing gives a false alarm.
+timing gives a false alarm. With the reading `dependency = none` (timestamp order only) no
+dependency question is asked (encodings/check/needs.lp, `maydep/2`): nothing depends, and the
+order invariants are stage and timestamp order.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ Per object, from the printed values:
 - an application exists when it is applied (an ability is held or retained by its holder, a
   keyword bonus's keyword instance is held by its object).
 
+With the reading `dependency = none` (timestamp order only, docs/semantics.md §6) no dependency
+orders anything: `dependency`, `immediately_after` and `cycle` neither justify an application
+after a newer one nor appear at all, no row names what it depends on and no dependency cycle is
+reported (`dependency_reading`).
+
 A copy row's `before` and `after` are copiable roots (§11): what the copier was a copy of, and
 the root of the copied object X at that moment (§3: copies of copies): X itself, unless the trace
 shows a copy applied to X at an earlier step, and then that row's `after`. The rows after a
@@ -30,6 +35,9 @@ from ....check.report import TRACE, Violation, show
 
 # §11: what an application applied after a newer one of its stage on its object may cite.
 JUSTIFYING = frozenset({"dependency", "became_applicable", "waited", "tie", "unblocked", "recheck", "cycle"})
+# The labels only the dependency rule gives (§6 steps 6-9): none with the reading dependency = none.
+DEPENDENCY_LABELS = ("dependency", "immediately_after", "cycle")
+NO_DEPENDENCY = "no dependency orders anything (reading dependency = none: timestamp order only)"
 
 
 @dataclass
@@ -64,6 +72,10 @@ class Replay:
         # what arithmetic added to the object before it; `added` counts that, object by object.
         self.keeps = index.board.reading("rechecked_set") == "keeps"
         self.added: dict[str, int] = {}
+        # Reading dependency = none: an older application after a newer one of its stage is
+        # justified only by what is not a dependency (conditions, rechecks, ties, unblocking).
+        self.dependency_rule = dependency_rule(index)
+        self.justifying = JUSTIFYING if self.dependency_rule else JUSTIFYING - set(DEPENDENCY_LABELS)
         applied = view.applied or {}
         self.rows = applied
         self.copy_rows: dict[str, list[Row]] = {
@@ -173,9 +185,12 @@ class Replay:
             highest = max(highest, stage)
             for q, q_inst in earlier:
                 if q_inst is not None and q_inst.stage == stage and q.timestamp > row.timestamp:
-                    if not (JUSTIFYING & set(row.reasons)) and "immediately_after" not in q.reasons:
-                        self.fail(oid, "newer-first",
-                                  f"a reason ({', '.join(sorted(JUSTIFYING))}) or 'immediately_after' on {q.effect}",
+                    after_it = self.dependency_rule and "immediately_after" in q.reasons
+                    if not (self.justifying & set(row.reasons)) and not after_it:
+                        why = f"a reason ({', '.join(sorted(self.justifying))})"
+                        if self.dependency_rule:
+                            why += f" or 'immediately_after' on {q.effect}"
+                        self.fail(oid, "newer-first", why,
                                   f"after {q.effect} (timestamp {q.timestamp}) with reasons {', '.join(row.reasons)}",
                                   row.effect)
                         break
@@ -200,6 +215,12 @@ class Replay:
         if row.depends_on and "dependency" not in row.reasons:
             self.fail(oid, "depends-on", "'dependency' whenever depends_on names applications",
                       f"reasons {', '.join(row.reasons)}; depends_on [{', '.join(row.depends_on)}]", row.effect)
+        if not self.dependency_rule:
+            labels = [r for r in row.reasons if r in DEPENDENCY_LABELS]
+            if labels or row.depends_on:
+                found = [f"reasons {', '.join(labels)}"] if labels else []
+                found += [f"depends_on [{', '.join(row.depends_on)}]"] if row.depends_on else []
+                self.fail(oid, "no-dependency", NO_DEPENDENCY, "; ".join(found), row.effect)
         for dep in row.depends_on:
             first = self.first_step.get(dep)
             if first is None or first >= row.step:
@@ -402,6 +423,23 @@ class Replay:
     def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any) -> None:
         if _norm(expected) != _norm(found):
             self.fail(oid, which, expected, found, row.effect)
+
+
+def dependency_rule(index: BoardIndex) -> bool:
+    """Whether the board's reading applies the dependency rule (`dependency = result`, §6)."""
+    return index.board.reading("dependency") != "none"
+
+
+def dependency_reading(index: BoardIndex, view: View, out: list[Violation]) -> int:
+    """With the reading dependency = none, no dependency cycle is reported (there is no dependency
+    to form one); the trace's labels are checked row by row (`Replay.labels`). Returns the checks
+    made."""
+    if dependency_rule(index):
+        return 0
+    for cycle in view.dependency_cycles:
+        out.append(Violation("-", TRACE, "no-dependency", show(NO_DEPENDENCY),
+                             show(f"dependency cycle {', '.join(cycle)}")))
+    return 1
 
 
 def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Violation]) -> int:

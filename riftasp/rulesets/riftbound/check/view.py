@@ -1,11 +1,12 @@
 """Reading a Riftbound resolution in the output contract (README; riftasp/rulesets/riftbound/output.py
 `OUTPUT`) for checking: each object's characteristics, the trace, the object loops, what was
-withdrawn and the paradoxes. Anything that is not the contract is a `ContractError` naming the
-field; `applied` and `abilities` may be missing (the checks that need them are then skipped)."""
+withdrawn, the paradoxes and the dependency cycles. Anything that is not the contract is a
+`ContractError` naming the field; `applied` and `abilities` may be missing (the checks that need
+them are then skipped)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list
@@ -35,6 +36,7 @@ class View:
     withdrawn: dict[str, frozenset[str]]
     paradoxes: list[frozenset[str]]
     condition_timing: str
+    dependency_cycles: list[list[str]] = field(default_factory=list)
 
 
 def _object(oid: str, data: Any, where: str) -> Final:
@@ -104,4 +106,5 @@ def read_view(board: Board, data: Any) -> View:
             raise ContractError(f"withdrawn.{oid}", "not an object of this board")
         withdrawn[oid] = frozenset(_str_list(names, f"withdrawn.{oid}"))
     paradoxes = [frozenset(p) for p in _loops(data.get("paradoxes", []) or [], "paradoxes")]
-    return View(objects, applied, loops, withdrawn, paradoxes, board.reading("condition_timing"))
+    cycles = _loops(data.get("dependency_cycles", []) or [], "dependency_cycles")
+    return View(objects, applied, loops, withdrawn, paradoxes, board.reading("condition_timing"), cycles)
