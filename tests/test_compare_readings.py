@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from budget import thorough_only
 from conftest import EXAMPLES, ROOT
+from riftasp.rulesets import ruleset
 from riftasp.board_io import load_board
 from riftasp.cli import app
 from riftasp.research.compare import first_parting
@@ -24,7 +25,9 @@ OLDER = EXAMPLES / "increase-to-5-older-than-plus2.json"
 SET_THEN_MODIFY = EXAMPLES / "set-then-modify.json"
 FIORA = EXAMPLES / "fiora-set5-minus1.json"  # Mighty keywords judged again at the end, or not (R1)
 COPY = EXAMPLES / "copy.json"
-R4_SENTENCE = '[L] "If one effect depends on another, apply the one it depends on first"'
+# The choice point as its data says it (encodings/riftbound/choice_points.toml).
+R4 = next(p for p in ruleset("riftbound").choice_points if p.id == "R4")
+R4_SENTENCE = R4.sentence
 FIORA_KEYWORDS = {"Deflect": 1, "Ganking": 1, "Shield": 1}
 
 
@@ -122,9 +125,9 @@ def test_the_markdown_report_names_the_choice_point_and_its_sentence():
     assert result.exit_code == 1, result.stderr
     md = result.stdout
     assert md.startswith("# riftbound against riftbound-timestamps\n")
-    assert f"| **R4** | question 5: the dependency rule | {R4_SENTENCE} | result | none |" in md
+    assert f"| **R4** | {R4.decision} | {R4_SENTENCE} | result | none |" in md
     section = md[md.index(f"## 1. {OLDER}"):]
-    assert f"- **R4**, question 5: the dependency rule: {R4_SENTENCE}" in section
+    assert f"- **R4**, {R4.decision}: {R4_SENTENCE}" in section
     assert "  - riftbound-timestamps reads `none`: timestamp order only" in section
     # The board as tables, both outcomes side by side.
     assert "| u1 | U1 | unit | alice | alice | battlefield | 1 | 4 |" in section
