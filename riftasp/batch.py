@@ -184,18 +184,24 @@ def _scoped_facts(board: Board, k: int) -> str:
 
 def prefixed(board: Board, prefix: str) -> Board:
     """The board with every object and effect id, and every reference to one, prefixed."""
+    return renamed(board, lambda oid: prefix + oid, lambda eid: prefix + eid)
+
+
+def renamed(board: Board, object_id: Callable[[str], str], effect_id: Callable[[str], str]) -> Board:
+    """The board with every object id, and every reference to one, renamed by `object_id`, and
+    every effect id by `effect_id` (riftasp/research/properties.py: `rename`)."""
     def ref(oid: str | None) -> str | None:
-        return None if oid is None else prefix + oid
+        return None if oid is None else object_id(oid)
 
     def effect(e: Effect) -> Effect:
         target = e.target
         if target.ids:
-            target = Target(target.kind, tuple(prefix + i for i in target.ids), target.filter)
+            target = Target(target.kind, tuple(object_id(i) for i in target.ids), target.filter)
         op = e.op.with_params(of=ref(e.op.of)) if e.op.of is not None else e.op
         conditions = tuple(
-            c if c.of in SYMBOLIC_REFS else c.with_of(prefix + c.of) for c in e.conditions
+            c if c.of in SYMBOLIC_REFS else c.with_of(object_id(c.of)) for c in e.conditions
         )
-        return replace(e, id=prefix + e.id, op=op, target=target, conditions=conditions,
+        return replace(e, id=effect_id(e.id), op=op, target=target, conditions=conditions,
                        source=ref(e.source))
 
     # The ruleset's own keys that name an object (Sorcery's `linked`) are references too.
@@ -203,7 +209,7 @@ def prefixed(board: Board, prefix: str) -> Board:
 
     def obj(o: GameObject) -> GameObject:
         params = {k: ref(v) if k in refs else v for k, v in o.params}
-        return replace(o, id=prefix + o.id, attached_to=ref(o.attached_to),
+        return replace(o, id=object_id(o.id), attached_to=ref(o.attached_to),
                        rules_text=tuple(map(effect, o.rules_text)),
                        effect_text=tuple(map(effect, o.effect_text)), params=tuple(sorted(params.items())))
 
@@ -271,4 +277,4 @@ class _Splitter:
         )
 
 
-__all__ = ["BATCH_SIZE", "Prefetching", "prefixed", "resolve_many"]
+__all__ = ["BATCH_SIZE", "Prefetching", "prefixed", "renamed", "resolve_many"]

@@ -390,6 +390,31 @@ def _fuzz_text(report) -> str:
 
 
 @app.command()
+def properties(
+    rulesets: str = typer.Argument(..., metavar="RULESET", help="A ruleset, or several comma-separated"),
+    generate: int | None = typer.Option(None, "--generate", metavar="N", help="Check N generated boards of the ruleset"),
+    seed: int = typer.Option(0, "--seed", metavar="S", help="The seed of the generated boards"),
+    bound: int | None = typer.Option(None, "--bound", metavar="K", help="Check every board of a small space up to K effects"),
+    names: str | None = typer.Option(None, "--property", metavar="P,...", help="The properties to check (default: all)"),
+    out: Path = typer.Option(Path("properties-out"), "--out", help="Folder for the minimal failing boards"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
+    fmt: str = typer.Option("text", "--format", help="text, or md (each failure's board and outcomes as tables)"),
+    engine: str = typer.Option("auto", "--engine", help="auto (reference, failures confirmed on asp), asp or reference"),
+) -> None:
+    """Properties every ruleset should have, on generated boards or up to a bound; each failure
+    shrunk to a minimal board in --out. Exit 0 when all hold, 1 when one fails."""
+    from .research.properties import BadInput, command
+
+    _check_out_folder(out)
+    try:
+        text, code = command(rulesets, generate, seed, bound, names, out, as_json, fmt, engine)
+    except BadInput as err:
+        fail(str(err))
+    typer.echo(text)
+    raise typer.Exit(code)
+
+
+@app.command()
 def cards(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable: every card as the board format writes it"),
     ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),

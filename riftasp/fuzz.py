@@ -419,23 +419,7 @@ class _Harness:
             return
 
         def foretell(n: int) -> list[Board]:
-            drawn: list[dict[str, Any]] = []
-
-            def draw(data: dict[str, Any]) -> None:
-                if len(drawn) >= n:
-                    raise _Enough()
-                drawn.append(data)
-
-            collect = settings(  # the run's settings, but generation only
-                database=None, max_examples=budget, deadline=None, derandomize=False,
-                phases=(Phase.generate,), suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-            )(given(strategy)(draw))  # fmt: skip
-            try:
-                with fixed_constants():
-                    hypothesis_seed(run_seed)(collect)()
-            except _Enough:
-                pass
-            return [board_from_dict(data, self.source) for data in drawn]
+            return [board_from_dict(data, self.source) for data in drawn_boards(strategy, run_seed, n, budget)]
 
         start(foretell)
 
@@ -489,6 +473,31 @@ def _found_text(finding: Counterexample) -> str:
     sig = finding.signature.text() if finding.signature else ""
     objects = len(finding.board["objects"])
     return f"disagreement: {where} ({sig}), shrunk to {objects} object{'s' if objects != 1 else ''}"
+
+
+def drawn_boards(strategy: st.SearchStrategy[dict[str, Any]], seed: int, n: int,
+                 budget: int | None = None) -> list[dict[str, Any]]:
+    """The first `n` boards a fuzz run of `seed` (and `budget` boards, default n) draws, as
+    board dicts: the same for the same arguments on every run (`fixed_constants`). Until a test
+    fails, hypothesis draws the same boards whatever the test does with them, so this foretells
+    a run (`_Harness.prefetch`), and gives `riftasp properties` its boards."""
+    drawn: list[dict[str, Any]] = []
+
+    def draw(data: dict[str, Any]) -> None:
+        if len(drawn) >= n:
+            raise _Enough()
+        drawn.append(data)
+
+    collect = settings(  # a fuzz run's settings, but generation only
+        database=None, max_examples=max(budget or n, 1), deadline=None, derandomize=False,
+        phases=(Phase.generate,), suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+    )(given(strategy)(draw))  # fmt: skip
+    try:
+        with fixed_constants():
+            hypothesis_seed(seed)(collect)()
+    except _Enough:
+        pass
+    return drawn
 
 
 @contextmanager
