@@ -20,9 +20,10 @@ BY_NAME = {"ruleset", "ruleset_named", "default_ruleset", "manifest", "lineage",
 # readers of a board's "ruleset" key (JSON and .lp), a board made in Python with a name (the
 # model's __post_init__), a finding's board (signature), and the library's defaults (a schema or
 # a fuzz run asked for without a ruleset), the reader of a ruleset's choice points (a file of its
-# folder, or its base's, as resources.py reads the manifest).
+# folder, or its base's, as resources.py reads the manifest), the rules-research commands'
+# arguments that name rulesets (riftasp compare A B, riftasp properties RULESET).
 READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ruleset_data.py", "riftasp/cli.py",
-             "riftasp/choice_points.py",
+             "riftasp/choice_points.py", "riftasp/research/compare.py", "riftasp/research/properties.py",
              "riftasp/board_io/shape.py", "riftasp/board_io/lp_shape.py", "riftasp/model.py",
              "riftasp/signature.py", "riftasp/schema.py", "riftasp/fuzz.py"}
 
