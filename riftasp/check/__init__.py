@@ -5,7 +5,9 @@ The invariants are the ruleset's: its plugin's `checker()` gives the function th
 docs/semantics-sorcery.md: riftasp/rulesets/sorcery/check/). A checker does not replay the procedure and
 imports neither engine: it reads the board model, the ruleset data and a resolution in the
 output contract. A ruleset whose plugin names no checker — a variant included, whose layer table
-differs from the one its base's checker restates — is refused (`ContractError`).
+differs from the one its base's checker restates (but for the order of the table, where the base's
+checkers read it from the ruleset: `CHECKERS_READ_THE_LAYER_TABLE`, Sorcery's) — is refused
+(`ContractError`).
 
     from riftasp.check import check
     violations = check(board, resolution.to_json())   # [] when consistent

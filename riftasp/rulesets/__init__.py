@@ -363,11 +363,15 @@ class Ruleset:
         change none of the layer table, the operations' files or the characteristic families
         (a variant of readings only, such as riftbound-timestamps: the checkers read the
         readings from the board). A variant that changes those takes none: what restates a layer
-        table does not hold for another one."""
+        table does not hold for another one. Where the plugin that gives it says its checkers
+        read the layer order from the ruleset value (`CHECKERS_READ_THE_LAYER_TABLE`, Sorcery's),
+        a variant that only reorders the layer table takes it too (sorcery-codex)."""
+        giving = self._giving(attribute)
+        order_free = bool(getattr(giving, "CHECKERS_READ_THE_LAYER_TABLE", False))
         for name, plugin in zip(self.lineage, self.plugins):
             if plugin is not None and hasattr(plugin, attribute):
                 return getattr(plugin, attribute)
-            if not _same_rules(self.name, name, self.lineage[self.lineage.index(name) + 1:]):
+            if not _same_rules(self.name, name, self.lineage[self.lineage.index(name) + 1:], order_free):
                 return None
         return None
 
@@ -384,13 +388,24 @@ class Ruleset:
         return make(profile, self) if make is not None else None
 
 
-def _same_rules(variant: str, name: str, bases: tuple[str, ...]) -> bool:
-    """Whether the next ruleset `name` extends (bases[0]) has the same rules to check as `name`."""
+def _same_rules(variant: str, name: str, bases: tuple[str, ...], order_free: bool = False) -> bool:
+    """Whether the next ruleset `name` extends (bases[0]) has the same rules to check as `name`.
+    `order_free`: the checkers read the layer order from the ruleset value, so the two may order
+    their layer tables differently (the same stages, each with the same operations, and the same
+    files, in any order)."""
     if not bases:
         return False
     one, other = ruleset(name), ruleset(bases[0])
+    if order_free:
+        return (_stages(one), one.families, sorted(one.encoding_files), one.keywords) == (
+            _stages(other), other.families, sorted(other.encoding_files), other.keywords)
     return (one.layers, one.families, one.encoding_files, one.keywords) == (
         other.layers, other.families, other.encoding_files, other.keywords)
+
+
+def _stages(one: Ruleset) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """Its layer table without the order: each stage's name, layer, sublayer and operations."""
+    return sorted((s.name, s.layer, s.sublayer or "", s.operations) for s in one.layers)
 
 
 def gathered(shared: tuple[T, ...], attribute: str, name_of: Callable[[T], str]) -> dict[str, T]:

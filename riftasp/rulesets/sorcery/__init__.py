@@ -153,6 +153,13 @@ def reference_ruleset(ruleset: Any) -> Any:
     return Sorcery(ruleset)
 
 
+# Its checkers (riftasp/rulesets/sorcery/check/: the invariants and the declarative program) read
+# the layer order from the ruleset value (`board.ruleset.layers`), never restating Sorcery's: a
+# variant that only reorders the layer table (sorcery-codex) is judged by them too
+# (riftasp/rulesets/__init__.py, `Ruleset.same_rules`).
+CHECKERS_READ_THE_LAYER_TABLE = True
+
+
 def checker() -> Any:
     """Its invariant checker for `riftasp check`, crosscheck and fuzz (riftasp/check/)."""
     from .check import check_report

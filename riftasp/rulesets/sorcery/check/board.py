@@ -138,6 +138,19 @@ class SorceryBoard:
             out |= {(self.layers[n - 1], BEFORE) for n in range(1, limit)}
         return out, None
 
+    def applies_in(self, named: Named) -> set[int]:
+        """The layers an ability may apply in or just before (§3): its operation's; for Pallid
+        Bust's `gain_linked_printed`, also those of the linked object's abilities before its own
+        (it gives them just before the earliest of those)."""
+        op = named.effect.op.name
+        out = {self.layer_of(op)} if op in self.stage_of else set()
+        if op == "gain_linked_printed" and named.supplier is not None:
+            linked = self.objects.get(getattr(self.objects[named.supplier], "linked", None) or "")
+            for e in linked.rules_text if linked is not None else ():
+                if e.op.name in self.stage_of:
+                    out.add(self.layer_of(e.op.name))
+        return out
+
     def acts(self, named: Named) -> str:
         """What a row of `named` does to its object: a grant gives its bearer an ability, whatever
         that ability's operation (a bearer ability that silences others is no silence on the

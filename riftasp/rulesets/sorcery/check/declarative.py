@@ -8,8 +8,10 @@ certainly require (docs/semantics-sorcery.md): an effect exists when it is picke
 order (a removal may go as early as an ability its targets hold allows; an effect that came into
 being late is not held to positions passed before it existed); a removal before an ability of
 layer 3 or earlier its targets hold, unless the two are in a ring; timestamp order at one fixed
-position (removals, equal timestamps and control effects waiting for a dependency aside); every
-effect that exists at the end was picked. Where the rules' order is intricate (rings, the at-rest
+position (removals, equal timestamps and control effects waiting for a dependency aside; with the
+reading dependency_layers = all, any effect that may wait for a dependency: docs/semantics-sorcery.md
+§5); every effect that exists at the end was picked. The layer order is the ruleset's (a variant
+that reorders the table, sorcery-codex, is judged by it too). Where the rules' order is intricate (rings, the at-rest
 rule, ties, removals that move) it is permissive: it allows every order the rules might allow.
 
 `judge(board, resolution)` asks whether the resolution's final values are the final state of such
@@ -46,7 +48,7 @@ INPUTS = (
     "npos/2", "movable/1", "lay/2", "ts/2", "ring/2", "inring/1", "floor_each/0", "regain/0",
     "claim_name/2", "claim_power/2", "claim_ctrl/2", "claim_type/2", "claim_sub/2", "claim_aff/3",
     "claim_kw/2", "claim_abilities/1", "claim_hold/2", "claim_sil/1", "claim_dis/1", "claim_bad/1",
-    "claim_on/0", "relax/0",
+    "claim_on/0", "relax/0", "dep_all/0",
 )  # fmt: skip
 OPERATIONS = frozenset({
     "copy", "add_type", "add_subtype", "remove_subtype", "silence", "disable", "lose_all_abilities",
@@ -178,7 +180,7 @@ class Facts:
             pos = self.natural["add_type"]
             linked = self._linked(inst)
             early = [self.natural[e.op.name] // 10 for e in (linked.rules_text if linked else ())
-                     if e.op.name in self.natural and self.natural[e.op.name] // 10 < 2]
+                     if e.op.name in self.natural and self.natural[e.op.name] // 10 < pos // 10]
             if early:
                 pos = min(early) * 10 + 1
         else:
@@ -310,6 +312,8 @@ class Facts:
             lines.append("floor_each.")
         if self.readings.get("regain_after_loss", False):
             lines.append("regain.")
+        if self.readings.get("dependency_layers", "control") == "all":
+            lines.append("dep_all.")
         lines.append(f"horizon({len(self.insts)}).")
         removals = []
         for term, inst in self.insts.items():
@@ -446,7 +450,7 @@ def affinity(obj: Any) -> dict[str, int]:
 
 def unsupported(board: Board) -> str | None:
     """Why the checker does not judge this board, or None."""
-    if board.ruleset.name != RULESET:
+    if RULESET not in board.ruleset.lineage:
         return f"the {board.ruleset} ruleset has no declarative checker of its own"
     unknown = unknown_kind(board, OPERATIONS, CONDITIONS, FILTERS)
     if unknown is not None:

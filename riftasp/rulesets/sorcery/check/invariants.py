@@ -10,7 +10,8 @@ trace, row by row in step order, from the printed state: never by running the pr
   as what the ability it gives does); positions never go
   back (but for a `late` row); among the effects picked at one position, an older one is not
   passed over unless a reason says why (dependency, at rest, a removal of its ability, or it came
-  into being later); what it depends on was applied first.
+  into being later); what it depends on was applied first, and, unless the reading
+  dependency_layers is "all", only control effects depend on each other.
 - `final-consistency` (as Sorcery defines it: conditions checked once, no recheck): each row's
   `before` is the object's state then and its `after` is what its operation makes of it; the
   objects an effect applied to are exactly those its target named when it was picked whose
@@ -120,6 +121,7 @@ class Checker:
         self.out = report.violations
         self.regain = bool(sb.readings.get("regain_after_loss", False))
         self.each_change = sb.readings.get("power_floor", "read") == "each_change"
+        self.everywhere = sb.readings.get("dependency_layers", "control") == "all"
 
     def violation(self, oid: str, invariant: str, check: str, expected: Any, found: Any, effect: str | None = None) -> None:
         self.out.append(Violation(oid, invariant, check, show(_plain(expected)), show(_plain(found)), effect))
@@ -197,6 +199,7 @@ class Checker:
         # (object, its state before the row).
         current: tuple[str, list[Row], list[str], list[tuple[str, Any]]] | None = None
         applied_at: dict[str, int] = {}  # effect -> step of its first row
+        named_at: dict[str, Named] = {}  # effect -> what its first row's name denotes
         gained_at: dict[tuple[str, str], int] = {}  # (object, ability) -> step it was gained
         for r in rows:
             named = sb.named(r.effect, r.object)
@@ -213,7 +216,8 @@ class Checker:
                     self.targets_check(*current, state)
                 applied_at[r.effect] = r.step
                 current = (r.effect, [], sb.targets(named, state), [])
-                self.dependencies(r, applied_at)
+                named_at[r.effect] = named
+                self.dependencies(r, named, applied_at, named_at)
             late = "late" in r.reasons
             key = None
             if r.layer not in sb.layers:
@@ -244,11 +248,22 @@ class Checker:
         if current is not None:
             self.targets_check(*current, state)
 
-    def dependencies(self, r: Row, applied_at: dict[str, int]) -> None:
+    def dependencies(self, r: Row, named: Named, applied_at: dict[str, int], named_at: dict[str, Named]) -> None:
+        """What it depends on applied before it; and where the reading dependency_layers is
+        "control" (§5: [S]'s rule, for control effects only), only a control effect depends on
+        another or is in a dependency cycle, and only on control effects ("all": any effect)."""
         for d in r.depends_on:
             self.count()
             if d not in applied_at or applied_at[d] >= r.step:
                 self.violation(r.object, TRACE, "depends-on", f"{d} applied before it", "not before", r.effect)
+        if self.everywhere or not (r.depends_on or "cycle" in r.reasons):
+            return
+        control = [named] + [named_at[d] for d in r.depends_on if d in named_at]
+        self.count()
+        if any(n.effect.op.name != "gain_control" for n in control):
+            self.violation(r.object, TRACE, "dependency-layers", "a dependency among control effects only "
+                           "(dependency_layers = control)", f"{', '.join(r.depends_on) or 'a cycle'} for {r.effect}",
+                           r.effect)  # fmt: skip
 
     def position(self, r: Row, named: Named) -> None:
         allowed, label = self.sb.allowed(named)
@@ -264,7 +279,8 @@ class Checker:
 
     def moved_removal(self, r: Row, named: Named, targets: list[str], state: dict[str, Any]) -> None:
         """A removal applies just before layer L only when an object it names holds, when it is
-        picked, an ability that applies in layer L, or a removal (moved before it in turn, §3)."""
+        picked, an ability that applies in layer L (or just before it: a Pallid Bust's giving an
+        ability of that layer), or a removal (moved before it in turn, §3)."""
         sb = self.sb
         layer = sb.number(r.layer)
         self.count()
@@ -273,8 +289,7 @@ class Checker:
                 held = sb.named(ability, t)
                 if held is None or held.name == named.name:
                     continue
-                op = held.effect.op.name
-                if op in REMOVING or (op in sb.stage_of and sb.layer_of(op) == layer):
+                if held.effect.op.name in REMOVING or layer in sb.applies_in(held):
                     return
         self.violation(r.object, TRACE, "position", f"an ability of layer {r.layer} held by what it removes",
                        f"{r.layer} before, with none", r.effect)  # fmt: skip

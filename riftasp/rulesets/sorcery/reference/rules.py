@@ -7,7 +7,7 @@ rule). The global pass itself is riftasp/reference/procedures/layered.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ....model import Board, Effect, GameObject
@@ -18,14 +18,21 @@ from .realm import Realm
 
 __all__ = ["AFTER", "BEFORE_GRANTING", "BEFORE_REMOVING", "IN", "Position"]  # (read here by the rules)
 
-ABILITY_REMOVING, CONTROL, ABILITY_ADDING = 3, 4, 5
-# The last layer that changes what a condition reads (§4): controller 4; keywords, abilities 5;
-# power 6. `lacks_adjacent_ally_with` reads controllers and keywords.
-CONDITION_READS = {"power_at_most": ("power", 6), "power_below": ("power", 6), "lacks_adjacent_ally_with": ("keywords", 5)}
+# What each kind of condition reads, and the operations that change it (§4): the last layer of
+# those is the one it waits for (read from the layer table: power 6, keywords 5 in the seed's and
+# the Codex's orders). `lacks_adjacent_ally_with` reads controllers and keywords, and waits for
+# the ability-adding layer (as encodings/sorcery/conditions/lacks_adjacent_ally_with.lp).
+CONDITION_READS = {"power_at_most": ("power", ("set_power", "plus", "minus", "double")),
+                   "power_below": ("power", ("set_power", "plus", "minus", "double")),
+                   "lacks_adjacent_ally_with": ("keywords", ("gain_keyword",))}
 REMOVING = ("silence", "disable", "lose_all_abilities")
 # Operations that are the grant themselves when an artifact gives them to its bearer (§3).
 GRANTING = ("gain_keywords", "gain_linked_printed")
 LAST = 10**9  # an entry order not given sorts after the given ones
+# (dependency_layers = all, §5) The operations that change what a filter reads (a type, a
+# sub-type, the controller), and the relations that read the way the holder's controller faces.
+RETYPING = ("add_type", "add_subtype", "remove_subtype", "gain_control", "copy", "gain_linked_printed")
+FACED = ("in_front", "one_step_in_front")
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,12 @@ class World:
         self.applied: set[tuple] = set()  # those that applied to some object (`note_applied`)
         self.version = 0  # applications so far (what a cache of the state is valid for)
         self._rings: tuple[int, Any] = (-1, None)
+        # The layers the rules name by what they do, numbered as the layer table orders them (the
+        # seed's: ability removing 3, ability adding 5; the Codex's: 2 and 5).
+        self.removing_layer = ruleset.layer_of("silence")[0]
+        self.adding_layer = ruleset.layer_of("gain_keyword")[0]
+        self.condition_reads = {kind: (what, max(ruleset.layer_of(op)[0] for op in ops))
+                                for kind, (what, ops) in CONDITION_READS.items()}  # fmt: skip
 
     # -- timestamps and order keys (§2) -----------------------------------------------------------
 
@@ -188,7 +201,7 @@ class World:
         labels: set[str] = set()
         if self.is_grant(inst):
             granted = self.natural(op).layer
-            if granted < ABILITY_ADDING:
+            if granted < self.adding_layer:
                 pos = Position(granted, BEFORE_GRANTING)
                 labels.add("before_layer")
                 notes.append(f"it adds an ability of layer {granted} ({self.rules.layer_name(granted)}) to "
@@ -196,14 +209,15 @@ class World:
             else:
                 pos = self.natural("gain_keyword")
         elif op == "gain_linked_printed":
-            pos = Position(2, IN, self.rules.layer_of("add_type")[1])
+            pos = self.natural("add_type")
             linked = self.linked_object(inst)
             layers = [self.natural(e.op.name).layer for e in (linked.rules_text if linked else ())]
-            early = [layer for layer in layers if layer < 2]
+            early = [layer for layer in layers if layer < pos.layer]
+            type_layer = pos.layer
             if early:
                 pos = Position(min(early), BEFORE_GRANTING)
             labels.add("before_layer")
-            notes.append("it adds types (layer 2, type) as well as abilities, so it applies in layer 2")
+            notes.append(f"it adds types (layer {type_layer}, type) as well as abilities, so it applies in layer {type_layer}")
         elif op in REMOVING:
             pos = self.natural(op)
             earliest = self.removal_position(inst, visited | {inst.uid})
@@ -215,7 +229,7 @@ class World:
         else:
             pos = self.natural(op)
         conditions = () if self.is_grant(inst) else inst.effect.conditions
-        waits = [CONDITION_READS[c.kind] for c in conditions if c.kind in CONDITION_READS]
+        waits = [self.condition_reads[c.kind] for c in conditions if c.kind in self.condition_reads]
         if waits:
             what, layer = max(waits, key=lambda w: w[1])
             if layer >= pos.layer:
@@ -251,7 +265,7 @@ class World:
                     at = self.position(other, skip)[0]
                     if at.phase == BEFORE_REMOVING:
                         before = Position(at.layer, BEFORE_REMOVING, at.rank - 1)
-                    elif at.layer <= ABILITY_REMOVING:
+                    elif at.layer <= self.removing_layer:
                         before = Position(at.layer, BEFORE_REMOVING)
                     else:
                         continue
@@ -316,9 +330,10 @@ class World:
             return [oid for oid in self.in_realm if oid in wanted]
         return [oid for oid in self.in_realm if self.matches(inst, oid, ignore_at_rest)]
 
-    def matches(self, inst: Instance, oid: str, ignore_at_rest: bool = False) -> bool:
+    def matches(self, inst: Instance, oid: str, ignore_at_rest: bool = False, after: ObjState | None = None) -> bool:
+        """Whether the effect's filter names `oid` now (`after`: in that state of it instead)."""
         f = inst.effect.target.matching
-        s = self.state[oid]
+        s = self.state[oid] if after is None else after
         obj = self.objects[oid]
         you = self.controller_of(inst)
         if f.of_type is not None and f.of_type not in s.types:
@@ -402,8 +417,10 @@ class World:
         for a, b in older:
             place[a] = min(place[a], keys[b] + (0,) + keys[a])
         pool = sorted(ordered, key=lambda i: place[i.uid])
-        # §5: control effects wait for those that change their source's controller.
-        deps = self.control_dependencies(pool)
+        # §5: control effects wait for those that change their source's controller (with the
+        # reading dependency_layers = all, every effect for those that change what it applies to).
+        deps = self.dependencies(pool)
+        everywhere = self.everywhere
         depends_on: tuple[str, ...] = ()
         cycle: tuple[str, ...] = ()
         if any(deps.values()):
@@ -415,16 +432,17 @@ class World:
                 self.waited_for.setdefault(uid, set()).update(d for d in ds if comp[d] != comp[uid])
             first = ready[0]
             members = components[comp[first.uid]]
+            what = "what the other applies to" if everywhere else "the controller of the other's source"
             if len(members) >= 2:
                 cycle = tuple(sorted(self.uid_name(u) for u in members))
                 labels.add("cycle")
-                notes.append(f"{', '.join(cycle)} each change the controller of the other's source, "
-                             "so timestamp order decides")  # fmt: skip
+                notes.append(f"{', '.join(cycle)} each change {what}, so timestamp order decides")
             dependents = sorted({self.uid_name(u) for u, ds in deps.items() if first.uid in ds and comp[u] != comp[first.uid]})
             if dependents:
                 labels.add("dependency")
-                notes.append(f"{', '.join(dependents)} depend on it (it changes the controller of their "
-                             "source), so it applies first, ignoring timestamp order")  # fmt: skip
+                theirs = "what they apply to" if everywhere else "the controller of their source"
+                notes.append(f"{', '.join(dependents)} depend on it (it changes {theirs}), so it applies first, "
+                             "ignoring timestamp order")  # fmt: skip
             if first is not pool[0]:
                 labels.add("dependency")
         else:
@@ -437,8 +455,8 @@ class World:
         if waited:
             depends_on = tuple(waited)
             labels.add("dependency")
-            notes.append(f"it depends on {', '.join(waited)}, which changed the controller of its source, "
-                         "so that applied first")  # fmt: skip
+            what = "what it applies to" if self.everywhere else "the controller of its source"
+            notes.append(f"it depends on {', '.join(waited)}, which changed {what}, so that applied first")
         for a, b in older:
             if a == first.uid:
                 labels.add("at_rest")
@@ -457,21 +475,85 @@ class World:
     def uid_holder(self, uid: tuple, due: list[Instance]) -> str | None:
         return next(i.holder for i in due if i.uid == uid)
 
-    def control_dependencies(self, due: list[Instance]) -> dict[tuple, set[tuple]]:
-        """B depends on A when applying A now would change the controller of B's source (the
-        holder of B's ability; a board effect follows no source)."""
-        control = [i for i in due if i.effect.op.name == "gain_control"]
+    def dependencies(self, due: list[Instance]) -> dict[tuple, set[tuple]]:
+        """B depends on A (§5): among control effects, when applying A now would change the
+        controller of B's source (the holder of B's ability; a board effect follows no source).
+        With the reading dependency_layers = all, among every effect due: also when A would change
+        the controller of the source of a B that reads its "you" (it gives control; its filter
+        asks ally or enemy, or what is in front), or when applying A now to the objects it applies
+        to would change whether B's filter names one of them (B's "you" as now)."""
         deps: dict[tuple, set[tuple]] = {i.uid: set() for i in due}
+        control = [i for i in due if i.effect.op.name == "gain_control"]
         for b in control:
             if b.kind == "ongoing" or b.holder not in self.state:
                 continue
             for a in control:
-                if a is b:
-                    continue
-                you = self.controller_of(a)
-                if b.holder in self.targets(a) and self.holds(a, b.holder) and self.state[b.holder].controller != you:
+                if a is not b and self.takes(a, b.holder):
                     deps[b.uid].add(a.uid)
+        if not self.everywhere:
+            return deps
+        for a in due:
+            if self.is_grant(a) or a.effect.op.name not in RETYPING:
+                continue
+            applies = [oid for oid in self.targets(a) if self.holds(a, oid)]
+            for b in due:
+                if b is a:
+                    continue
+                if self.reads_you(b) and b.holder in self.state and a.effect.op.name == "gain_control" \
+                        and self.takes(a, b.holder):  # fmt: skip
+                    deps[b.uid].add(a.uid)
+                if b.effect.target.kind != "filter" or self.is_grant(b):
+                    continue
+                for oid in applies:
+                    if self.matches(b, oid) != self.matches(b, oid, after=self.changed(a, oid)):
+                        deps[b.uid].add(a.uid)
+                        break
         return deps
+
+    @property
+    def everywhere(self) -> bool:
+        """Whether the dependency rule holds in every layer (the reading dependency_layers)."""
+        return self.board.reading("dependency_layers") == "all"
+
+    def takes(self, a: Instance, oid: str) -> bool:
+        """Applying control effect `a` now would change the controller of `oid`."""
+        return oid in self.targets(a) and self.holds(a, oid) and self.state[oid].controller != self.controller_of(a)
+
+    def reads_you(self, b: Instance) -> bool:
+        """An effect whose "you" follows its holder and which reads it: it gives control, or its
+        filter asks ally or enemy, or what is in front of its holder."""
+        if b.kind == "ongoing" or self.is_grant(b):
+            return False
+        if b.effect.op.name == "gain_control":
+            return True
+        if b.effect.target.kind != "filter":
+            return False
+        f = b.effect.target.matching
+        return f.relation is not None or f.near in FACED
+
+    def changed(self, a: Instance, oid: str) -> ObjState:
+        """The state `oid` would be in once `a` applied to it, as far as a filter reads it: its
+        types, sub-types and controller."""
+        s = self.state[oid]
+        op = a.effect.op
+        types, subtypes, controller = set(s.types), set(s.subtypes), s.controller
+        if op.name == "add_type":
+            types.add(op.type)
+        elif op.name == "add_subtype":
+            subtypes.add(op.subtype)
+        elif op.name == "remove_subtype":
+            subtypes.discard(op.subtype)
+        elif op.name == "gain_control":
+            controller = self.controller_of(a)
+        elif op.name == "copy":
+            original = self.objects[op.of]
+            types, subtypes = {original.card_type}, set(original.tags)
+        elif op.name == "gain_linked_printed":
+            linked = self.linked_object(a)
+            if linked is not None:
+                types.add(linked.card_type)
+                subtypes |= set(linked.tags)
+        return replace(s, types=types, subtypes=subtypes, controller=controller)
 
     def at_rest_older(self, due: list[Instance]) -> set[tuple[tuple, tuple]]:
         """(A, B): A counts as older than B (§6)."""
