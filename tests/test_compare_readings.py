@@ -300,8 +300,7 @@ def test_search_without_a_disagreement_says_so_and_exits_0(monkeypatch):
     assert calls == [{"a": "riftbound", "b": "riftbound-immediate", "max_effects": 3, "max_objects": 2,
                       "only_ops": None}]  # fmt: skip
     assert result.stdout.splitlines() == [
-        "0 boards: 0 agree, 0 disagree (riftbound vs riftbound-immediate; they differ on R1); "
-        "search: no disagreement up to 3 effects (kernel R1)"]
+        "no disagreement up to 3 effects (kernel R1) (riftbound vs riftbound-immediate; they differ on R1)"]
 
 
 def test_search_without_a_kernel_names_the_choice_points_in_one_line(monkeypatch):
@@ -310,6 +309,35 @@ def test_search_without_a_kernel_names_the_choice_points_in_one_line(monkeypatch
     assert result.exit_code == 2
     assert one_line(result) == ("--search: riftbound and riftbound-immediate differ on choice points no search "
                                 "kernel covers: R2, R3")
+
+
+# ---- the real kernels (riftasp/research/search.py, encodings/research/) ----------------------------------
+
+
+def test_search_prints_confirmed_two_effect_boards_on_which_the_dependency_rule_matters():
+    result = cli("riftbound", "riftbound-timestamps", "--search", "--max-effects", "3")
+    assert result.exit_code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "search board 1: disagree (on R4)"
+    boards = [line for line in lines if line.startswith("  board: effects ")]
+    assert len(boards) == 3 and all(line.count(" at ") == 2 for line in boards)  # two effects each, shown
+    assert lines[-1].endswith("on which riftbound and riftbound-timestamps disagree (kernel R4)")
+    data = json.loads(cli("riftbound", "riftbound-timestamps", "--search", "--max-effects", "3", "--json").stdout)
+    assert data["summary"]["disagree"] == len(data["boards"]) > 0
+    assert {len(b["data"]["effects"]) for b in data["boards"]} == {2}
+
+
+def test_search_among_fixed_amounts_finds_no_disagreement():
+    result = cli("riftbound", "riftbound-timestamps", "--search", "--max-effects", "3", "--only-ops", "plus,minus,set_might")
+    assert (result.exit_code, result.stdout) == (
+        0, "no disagreement up to 3 effects (kernel R4) (riftbound vs riftbound-timestamps; they differ on R4)\n")
+
+
+def test_search_for_a_choice_point_without_a_kernel_is_refused_in_one_line():
+    result = cli("riftbound", "riftbound-immediate", "--search")
+    assert result.exit_code == 2
+    assert one_line(result) == ("--search: riftbound and riftbound-immediate differ on choice points no search "
+                                "kernel covers: R1")
 
 
 # ---- where traces part ------------------------------------------------------------------------------------

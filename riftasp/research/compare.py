@@ -362,6 +362,8 @@ class CompareReport:
             return (f"{_plural(d['generated'], 'board')} generated{stop}, {d['shrink_runs']} compared while shrinking, "
                     f"{_plural(len(self.comparisons), 'distinct disagreement')} on {_plural(d['failing_boards'], 'board')} "
                     f"({a} vs {b}, seed {d['seed']}, {d['seconds']:.1f}s; they differ on {points})")  # fmt: skip
+        if self.mode == "search" and not self.comparisons and self.details.get("message"):
+            return f"{self.details['message']} ({a} vs {b}; they differ on {points})"
         line = (f"{_plural(len(self.comparisons), 'board')}: {len(self.comparisons) - len(self.disagreeing)} agree, "
                 f"{len(self.disagreeing)} disagree ({a} vs {b}; they differ on {points})")  # fmt: skip
         if self.mode == "search" and self.details.get("message"):
@@ -371,7 +373,12 @@ class CompareReport:
     def text(self) -> str:
         a, b = self.pair.a.name, self.pair.b.name
         lines: list[str] = []
-        for c in self.comparisons:
+        shown = self.comparisons
+        if self.mode == "search" and len(shown) > SEARCH_SHOWN:
+            # (All of them are minimal: the first few say what the others say; --json and
+            # --out give every one.)
+            shown = shown[:SEARCH_SHOWN]
+        for c in shown:
             if c.agrees:
                 lines.append(f"{c.name}: agree")
                 continue
@@ -381,6 +388,11 @@ class CompareReport:
                 lines.append(f"  {d.object}.{d.field}: {a} {_value(d.riftasp_value)}, {b} {_value(d.engine_value)}")
             if c.parting is not None:
                 lines.append(f"  {c.parting.text(a, b)}")
+            if self.mode == "search":
+                lines += [f"  board: {line}" for line in board_lines(c.board)]
+        if len(shown) < len(self.comparisons):
+            lines.append(f"... and {len(self.comparisons) - len(shown)} more boards of the same size "
+                         "(all of them: --json, --out)")
         lines.append(self.summary_line())
         return printable("\n".join(lines), keep_newlines=True)
 
@@ -410,6 +422,25 @@ class CompareReport:
         if agreeing:
             out += ["## Boards on which they agree", ""] + [f"- {_md(c.name)}" for c in agreeing] + [""]
         return printable("\n".join(out).rstrip() + "\n", keep_newlines=True)
+
+
+SEARCH_SHOWN = 3  # searched boards printed in full by the text report
+
+
+def board_lines(board: Board) -> list[str]:
+    """A small board in two lines a person reads at a glance: its objects with their printed
+    values, then its effects (operation, target, timestamp) in timestamp order."""
+    objects = ", ".join(
+        f"{o.id} ({o.card_type}" + "".join(f", {k} {v}" for k, v in sorted(o.params) if isinstance(v, int)) + ")"
+        for o in board.objects
+    )
+    effects = "; ".join(
+        f"{e.id}: {e.op.name}" + "".join(f" {v}" for _, v in e.op.params if v is not None)
+        + (f" on {', '.join(e.target.ids)}" if e.target.ids else "")
+        + (f" at {e.timestamp}" if e.timestamp is not None else "")
+        for e in sorted(board.effects, key=lambda e: (e.timestamp is None, e.timestamp or 0))
+    )
+    return [f"objects {objects}", f"effects {effects or '(none)'}"]
 
 
 def _plural(n: int, word: str) -> str:
@@ -692,7 +723,8 @@ def searched(pair: Pair, max_effects: int = DEFAULT_MAX_EFFECTS, max_objects: in
         named = ids if isinstance(ids, str) else ", ".join(map(str, ids))
         raise CompareError(f"--search: {pair.a} and {pair.b} differ on choice points no search kernel covers: "
                            f"{named}") from None  # fmt: skip
-    comparisons = compare_boards(list(result.boards), pair, engine)
+    boards = [replace(board, source=f"search board {n}") for n, board in enumerate(result.boards, 1)]
+    comparisons = compare_boards(boards, pair, engine)
     for comparison in comparisons:
         comparison.generated = True
     details = {"kernel": result.kernel, "bound": result.bound, "message": result.message,
