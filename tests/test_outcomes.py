@@ -16,6 +16,7 @@ from riftasp.choice_points import ChoicePoint
 from riftasp.cli import app
 from riftasp.compare import compare
 from riftasp.research import outcomes as module
+from riftasp.rulesets import ruleset
 from riftasp.research.outcomes import Difference, OutcomesError, outcomes, spread, tie_groups
 
 from conftest import EXAMPLES, ROOT
@@ -241,7 +242,7 @@ def test_the_json_of_a_paradox_lists_the_branch_apart():
 def test_the_markdown_report(two_sets):
     result = cli(two_sets, "--open", "R5", "--format", "md")
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == [
+    assert result.stdout.splitlines()[:18] == [
         f"# Outcomes of `{two_sets}`",
         "",
         "**2 outcomes** from 3 branches.",
@@ -261,6 +262,14 @@ def test_the_markdown_report(two_sets):
         "| u1 | might | 5 | 3 |",
         "| u1 | mighty | true | false |",
     ]
+    md = result.stdout
+    # The choice point opened with its sentence, the board as tables, each outcome's trace in words.
+    point = next(p for p in ruleset("riftbound").choice_points if p.id == "R5")
+    assert f"- **R5**, {point.decision}: {point.sentence}." in md
+    assert "## The board" in md and "| set3 |" in md and "| set5 |" in md
+    assert "## How outcome 1 comes about" in md and "## How outcome 2 comes about" in md
+    first = md.split("## How outcome 1 comes about")[1].split("##")[0]
+    assert "- u1, step 1: set3" in first and "- u1, step 2: set5" in first  # 3, then 5: Might 5
 
 
 # ---- what the declarative checker says (--states) ----------------------------------------------------

@@ -413,7 +413,7 @@ class CompareReport:
             b_in_force = replace(c.board, ruleset=pair.b).readings_in_force
             out += ["### Choice points", ""]
             out += _points_list(pair, c.choice_points, a_in_force, b_in_force)
-            out += ["### Board", ""] + _board_tables(c.board)
+            out += ["### Board", ""] + board_tables(c.board)
             out += ["### Outcomes", ""] + _outcomes_table(c, pair)
             if c.parting is not None:
                 parting = c.parting.text(a, b)
@@ -526,7 +526,7 @@ def _cell(value: Any) -> str:
 _TEXT_KEYS = ("rules_text", "effect_text")
 
 
-def _board_tables(board: Board) -> list[str]:
+def board_tables(board: Board) -> list[str]:
     """The board as two tables: its objects (every key they have but their text), then every
     effect (text and ongoing) with what holds it."""
     data = board_to_dict(board)

@@ -183,6 +183,7 @@ class Outcomes:
     differing: tuple[Difference, ...]
     unpermuted_ties: tuple[tuple[str, ...], ...] = ()
     states: States | None = None
+    points: tuple[ChoicePoint, ...] = ()  # the choice points opened
 
     @property
     def unique(self) -> bool:
@@ -284,6 +285,26 @@ class Outcomes:
             lines += ["", "## Differing fields", ""]
             header = ["object", "field", *(f"outcome {n}" for n in range(1, len(self.outcomes) + 1))]
             lines += _md_table(header, [[d.object, d.field, *map(_value_text, d.values)] for d in self.differing])
+        if self.points:
+            lines += ["", "## Choice points opened", ""]
+            lines += [f"- **{p.id}**, {p.decision}: {p.sentence}. In force: {p.reading}; the alternatives: "
+                      f"{'; '.join(p.alternatives)}." for p in self.points]
+        if self.branches:
+            from .compare import board_tables  # (the same tables as compare's report)
+
+            lines += ["", "## The board", ""] + board_tables(self.branches[0].board)
+        differing_objects = list(dict.fromkeys(d.object for d in self.differing))
+        for n, outcome in enumerate(self.outcomes, 1):
+            if not differing_objects:
+                break
+            applied = outcome.branches[0].result.get("applied", {})
+            lines += ["", f"## How outcome {n} comes about", ""]
+            for oid in differing_objects:
+                lines += [f"- {oid}, step {a.get('step')}: {a.get('effect')} ({a.get('layer')}"
+                          + (f".{a['sublayer']}" if a.get("sublayer") else "")
+                          + f"; {', '.join(a.get('reasons', []))}): {a.get('characteristic')} "
+                          f"{_value_text(a.get('before'))} -> {_value_text(a.get('after'))}"
+                          for a in applied.get(oid, [])]
         if self.unpermuted_ties:
             lines += ["", "Ties not permuted (no timestamp of their own on the board, or one carrier): "
                       + "; ".join(", ".join(f"`{n}`" for n in t) for t in self.unpermuted_ties) + "."]
@@ -577,7 +598,7 @@ def outcomes(board: Board, open_points: Iterable[str] = (), max_branches: int = 
     # What tied still where ties are a choice: instances the timestamps cannot part.
     unpermuted = {tuple(tie) for (n, _, _), b in zip(made, ordered) if n in tied
                   for tie in b.result.get("timestamp_ties", [])}  # fmt: skip
-    return _gathered(board, ordered, sorted(unpermuted), states)
+    return replace(_gathered(board, ordered, sorted(unpermuted), states), points=tuple(points))
 
 
 def _gathered(board: Board, branches: list[Branch], unpermuted: list[tuple[str, ...]], states: bool) -> Outcomes:
