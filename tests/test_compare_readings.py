@@ -221,6 +221,7 @@ def test_generated_boards_are_the_same_for_the_same_seed():
     assert code == (1 if data["boards"] else 0)
 
 
+@thorough_only  # (8 s: a generated run with shrinking; the README's run keeps the seed test above)
 def test_each_finding_written_to_out_reproduces_its_disagreement(tmp_path):
     # Seed 1 finds a disagreement among its first 20 boards (seed 0 finds none).
     code, data = _generated(1, tmp_path)
@@ -314,6 +315,7 @@ def test_search_without_a_kernel_names_the_choice_points_in_one_line(monkeypatch
 # ---- the real kernels (riftasp/research/search.py, encodings/research/) ----------------------------------
 
 
+@thorough_only  # (4 s; tests/test_search_kernels.py finds the boards in the README's run)
 def test_search_prints_confirmed_two_effect_boards_on_which_the_dependency_rule_matters():
     result = cli("riftbound", "riftbound-timestamps", "--search", "--max-effects", "3")
     assert result.exit_code == 1, result.stderr

@@ -21,9 +21,11 @@ BY_NAME = {"ruleset", "ruleset_named", "default_ruleset", "manifest", "lineage",
 # model's __post_init__), a finding's board (signature), and the library's defaults (a schema or
 # a fuzz run asked for without a ruleset), the reader of a ruleset's choice points (a file of its
 # folder, or its base's, as resources.py reads the manifest), the rules-research commands'
-# arguments that name rulesets (riftasp compare A B, riftasp properties RULESET).
+# arguments that name rulesets (riftasp compare A B, riftasp properties RULESET, the search library
+# function, which takes names).
 READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ruleset_data.py", "riftasp/cli.py",
              "riftasp/choice_points.py", "riftasp/research/compare.py", "riftasp/research/properties.py",
+             "riftasp/research/search.py",
              "riftasp/board_io/shape.py", "riftasp/board_io/lp_shape.py", "riftasp/model.py",
              "riftasp/signature.py", "riftasp/schema.py", "riftasp/fuzz.py"}
 
