@@ -13,6 +13,7 @@ import json
 from dataclasses import replace
 
 import pytest
+from budget import THOROUGH
 
 from riftasp.board_io import board_from_dict
 from riftasp.research.outcomes import outcomes
@@ -139,6 +140,10 @@ def test_an_order_that_matters_is_reported_as_a_choice(name, engine):
 
 @pytest.mark.parametrize("name", sorted(CHOSEN))
 def test_the_reported_order_decides_the_outcome_and_unique_holds(name, engine):
+    if engine == "asp" and name != "two_busts" and not THOROUGH:
+        # (Every branch again on the ASP engine, ~3 s a board: the README's run asks it of the
+        # board the property found; the thorough run of all four.)
+        pytest.skip("the thorough run (RIFTASP_THOROUGH=1) asks the ASP engine of every board")
     _, _, _, (oid, what, listed, other) = CHOSEN[name]
     b = globals()[name]()
     found = outcomes(b, engine=engine)
