@@ -33,17 +33,6 @@ LAST = 10**9  # an entry order not given sorts after the given ones
 # sub-type, the controller), and the relations that read the way the holder's controller faces.
 RETYPING = ("add_type", "add_subtype", "remove_subtype", "gain_control", "copy", "gain_linked_printed")
 FACED = ("in_front", "one_step_in_front")
-# (S7, §2) The operations that change what an effect depends on — the abilities or the controller
-# of the object holding it or supplying it; the kinds of change each operation makes, in the
-# words of what a filter or a condition reads (a type or sub-type by its value); and the kinds of
-# change each condition's reading is disturbed by.
-UPSETS_HOLDER = (*REMOVING, "copy", "gain_control")
-CHANGE_KINDS = {"gain_control": ("controller",), "set_power": ("power",), "plus": ("power",),
-                "minus": ("power",), "double": ("power",), "silence": ("cleared",), "disable": ("cleared",),
-                "lose_all_abilities": ("cleared",), "gain_keywords": ("keywords",), "copy": ("copied",),
-                "gain_linked_printed": ("linked",), "gain_affinity": ("affinity",), "lose_affinity": ("affinity",)}
-CONDITION_CHANGES = {"power_at_most": ("power", "copied"), "power_below": ("power", "copied"),
-                     "lacks_adjacent_ally_with": ("keywords", "cleared", "linked", "controller", "copied")}
 
 
 @dataclass(frozen=True)
@@ -56,8 +45,7 @@ class Ability:
     origin: str  # "own" | "bearer" | "granted" | "copied" | "linked"
     key: tuple
     timestamp: int
-    supplier: str | None = None  # granted: the artifact that granted it; linked: the Pallid Bust
-    card: str | None = None  # copied: the card whose entering dates the copy effect (None: a board effect's)
+    supplier: str | None = None  # granted: the artifact that granted it
 
 
 @dataclass
@@ -91,7 +79,6 @@ class Instance:
     fixed_controller: str | None = None  # a board effect's
     supplier: str | None = None  # a grant's artifact; an ability's granting artifact
     origin: str = "own"
-    card: str | None = None  # an ability a copy brought: the copy effect's card
 
 
 @dataclass
@@ -205,8 +192,7 @@ class World:
             return Instance(("grant", ability.name), ability.name, ability.effect, "grant", bearer,
                             ability.key, ability.timestamp, supplier=oid, origin="bearer")  # fmt: skip
         return Instance(("ability", ability.name), ability.name, ability.effect, "ability", oid,
-                        ability.key, ability.timestamp, supplier=ability.supplier, origin=ability.origin,
-                        card=ability.card)  # fmt: skip
+                        ability.key, ability.timestamp, supplier=ability.supplier, origin=ability.origin)  # fmt: skip
 
     def position(self, inst: Instance, visited: frozenset = frozenset()) -> tuple[Position, list[str], set[str]]:
         """Where the effect applies, judged now, with what the trace says about it."""
@@ -589,12 +575,13 @@ class World:
         """What decided between effects of one timestamp (§2): the active player's cards first,
         a stated entry order, or a choice taken as listing order; or a tie of board effects."""
         ties = []
+        mine = set(self.targets(first))
         for other in ordered:
             if other is first or other.timestamp != first.timestamp or other.key < first.key:
                 continue
-            if not self.order_matters(first, other):
-                continue  # neither could change the other: their order changes nothing (S7)
-            if self.board_dated(first) or self.board_dated(other):
+            if not mine & set(self.targets(other)):
+                continue  # no object gets both: their order changes nothing
+            if first.kind == "ongoing" or other.kind == "ongoing":
                 labels.add("tie")
                 notes.append(f"it shares timestamp {first.timestamp} with {other.name}; board listing order puts it first")
                 ties.append((first.name, other.name))
@@ -614,94 +601,9 @@ class World:
                 ties.append((first.name, other.name))
         return ties
 
-    def order_matters(self, a: Instance, b: Instance) -> bool:
-        """Whether the order of two effects of one timestamp may matter (S7, §2): either could
-        change the other. They name a common object now; or one names now an object the other
-        depends on (`depends_on`) and takes its abilities or its control; or one names an object
-        now and makes a change that the other's filter or conditions read (`reads`); or both are
-        removals moved just before a layer (`moved_removal`): where each goes reads the abilities
-        other objects hold (its ring mates' targets', those of the removals it removes), which
-        the other may take away."""
-        named_a, named_b = set(self.targets(a)), set(self.targets(b))
-        if named_a & named_b:
-            return True
-        if self.upsets_holder(a) and named_a & self.depends_on(b):
-            return True
-        if self.upsets_holder(b) and named_b & self.depends_on(a):
-            return True
-        if named_a and self.changes(a) & self.reads(b):
-            return True
-        if named_b and self.changes(b) & self.reads(a):
-            return True
-        return self.moved_removal(a) and self.moved_removal(b)
-
-    def moved_removal(self, inst: Instance) -> bool:
-        """A removal whose position, judged now, is just before a layer (§3)."""
-        if inst.effect.op.name not in REMOVING or self.is_grant(inst):
-            return False
-        return self.position(inst)[0].phase == BEFORE_REMOVING
-
-    def depends_on(self, inst: Instance) -> set[str]:
-        """The objects in the realm an effect exists by or takes its "you" from: its holder (a
-        bearer ability's bearer, a board effect's source) and what supplied it (the artifact
-        granting it, the Pallid Bust that brought it)."""
-        return {oid for oid in (inst.holder, inst.supplier) if oid is not None and oid in self.state}
-
-    def upsets_holder(self, inst: Instance) -> bool:
-        """It takes abilities (a removal, a copy) or control."""
-        return not self.is_grant(inst) and inst.effect.op.name in UPSETS_HOLDER
-
-    def changes(self, inst: Instance) -> set:
-        """The kinds of change the effect makes (a type or a sub-type by its value)."""
-        if self.is_grant(inst):
-            return {"gained"}
-        op = inst.effect.op
-        out: set = set(CHANGE_KINDS.get(op.name, ()))
-        if op.name == "add_type":
-            out.add(("type", op.type))
-        elif op.name in ("add_subtype", "remove_subtype"):
-            out.add(("subtype", op.subtype))
-        elif op.name == "gain_linked_printed":
-            linked = self.linked_object(inst)
-            if linked is not None:
-                out.add(("type", linked.card_type))
-                out |= {("subtype", tag) for tag in linked.tags}
-        return out
-
-    def reads(self, inst: Instance) -> set:
-        """The kinds of change that may change what the effect's filter names or whether its
-        conditions hold: a type or sub-type it asks for, or a copy; a controller, for ally or enemy
-        or in front; what its conditions read."""
-        if self.is_grant(inst):
-            return set()
-        out: set = set()
-        if inst.effect.target.kind == "filter":
-            f = inst.effect.target.matching
-            if f.of_type is not None:
-                out |= {("type", f.of_type), "copied"}
-            if f.subtype is not None:
-                out |= {("subtype", f.subtype), "copied"}
-            if f.relation is not None or f.near in FACED:
-                out.add("controller")
-        for c in inst.effect.conditions:
-            out |= set(CONDITION_CHANGES.get(c.kind, ("copied",)))
-        return out
-
-    def board_dated(self, inst: Instance) -> bool:
-        """A board effect, or an ability a board effect's copy brought: dated by a board effect,
-        after every card of its timestamp (§2)."""
-        return inst.key[1] == 1
-
     def card_of(self, inst: Instance) -> GameObject | None:
-        """The card whose entering dates the effect: its holder, or the artifact it comes from
-        (a bearer ability, one granted, one a Pallid Bust brought), or for an ability a copy
-        brought, the copy effect's card."""
-        if inst.origin == "copied":
-            oid = inst.card
-        elif inst.kind == "grant" or inst.origin in ("granted", "linked"):
-            oid = inst.supplier
-        else:
-            oid = inst.holder
+        """The card whose entering dates the effect: its holder, or the artifact it comes from."""
+        oid = inst.supplier if inst.kind == "grant" or inst.origin == "granted" else inst.holder
         return self.objects.get(oid) if oid else None
 
 
@@ -749,15 +651,13 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
         original = world.objects[op.of]
         before = s.name
         granted = {n: a for n, a in s.held.items() if a.origin == "granted"}
-        card = world.card_of(inst) if inst.kind != "ongoing" else None
         s.name, s.power, s.types = original.name, original.power, {original.card_type}
         s.subtypes, s.affinity = set(original.tags), printed_affinity(original)
         s.keywords = {k.name for k in original.keywords}
         copied = {}
         for i, e in enumerate(original.rules_text):
             name = f"{e.id}@{oid}"
-            copied[name] = Ability(name, e, "copied", inst.key + (2, (world.index[oid], i)), inst.timestamp,
-                                   card=card.id if card is not None else None)
+            copied[name] = Ability(name, e, "copied", inst.key + (2, (world.index[oid], i)), inst.timestamp)
         s.held = {**copied, **granted}
         return "copy", before, s.name, f"makes {oid} a copy of {op.of}"
     if op.name in ("add_type", "add_subtype", "remove_subtype"):
