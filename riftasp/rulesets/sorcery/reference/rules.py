@@ -101,6 +101,8 @@ class World:
 
     def __init__(self, board: Board, ruleset: Any) -> None:
         self.board = board
+        # The readings in force, once: apply() asks two of them for every application.
+        self.readings = board.readings_in_force
         self.rules = ruleset
         self.realm = Realm(board)
         self.objects = {obj.id: obj for obj in board.objects}
@@ -634,8 +636,8 @@ def apply(world: World, inst: Instance, oid: str) -> tuple[str, Any, Any, str]:
     world.version += 1
     s = world.state[oid]
     op = inst.effect.op
-    regain = world.board.reading("regain_after_loss")
-    floor = world.board.reading("power_floor") == "each_change"
+    regain = world.readings["regain_after_loss"]
+    floor = world.readings["power_floor"] == "each_change"
 
     def blocked() -> bool:
         return s.lost and not regain
