@@ -13,7 +13,7 @@ import typer
 # Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
 # `resolve` load no more of riftasp than they need; what the commands share is in
 # riftasp.commands, which imports no typer (riftasp.launch runs `resolve` without it).
-from .commands import TIME_LIMIT, emit_json, fail, load, plain_resolve, positive, resolve_boards, run_engine, run_plain
+from .commands import ENGINES, TIME_LIMIT, emit_json, fail, load, plain_resolve, positive, resolve_boards, run_engine, run_plain
 
 
 class _Riftasp(typer.Typer):
@@ -261,6 +261,11 @@ def crosscheck(
     raise typer.Exit(1 if report.disagreeing else 0)
 
 
+JOBS_HELP = "Worker processes (default: this machine's cores); the results are the same for any number"
+SCHEDULER_HELP = "Run on a Dask cluster: the scheduler's address (pip install 'riftasp[cluster]'; docs/campaigns.md)"
+MAX_ENGINE_ERRORS_HELP = "Stop after the engine failed on this many boards (default: never; each is counted)"
+
+
 @app.command()
 def fuzz(
     engine: str = typer.Option("reference", "--engine", help=ENGINE_HELP),
@@ -268,8 +273,8 @@ def fuzz(
     seed: int = typer.Option(0, "--seed", help="The same seed and count generate the same boards"),
     count: int = typer.Option(200, "--count", min=1, help="Boards to generate (shrinking not counted)"),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Stop generating after this many seconds"),
-    out: Path = typer.Option(Path("fuzz-out"), "--out", help="Folder for the shrunk counterexamples"),
-    max_found: int = typer.Option(20, "--max-found", min=1, help="Stop after this many distinct findings"),
+    out: Path = typer.Option(Path("fuzz-out"), "--out", help="Folder for the findings, their boards and the run's progress"),
+    max_found: int = typer.Option(20, "--max-found", min=1, help="Stop after this many distinct new findings"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
     without: list[str] = typer.Option(
@@ -279,8 +284,18 @@ def fuzz(
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
     ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
+    jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
+    riftasp_engine: str = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp, or reference "
+                                       "(faster; the ASP resolver then confirms each finding)"),
+    baseline: Path | None = typer.Option(None, "--baseline", help="A findings file of an earlier run "
+                                         "(findings.json in its --out): its findings are reported as known"),
+    resume: bool = typer.Option(False, "--resume", help="Go on with the run in --out after an interruption"),
+    max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
 ) -> None:
-    """Random boards, riftasp against an engine; each distinct disagreement shrunk and written to --out."""
+    """Random boards, riftasp against an engine; each distinct defect shrunk and written to --out.
+
+    Exit 0 nothing found, 1 new findings, 2 bad input or engine errors only, 3 riftasp failed on a board."""
     from .profile import Profile, ProfileError, load_profile, parse_without
     from .rulesets import rulesets_with
 
@@ -295,24 +310,45 @@ def fuzz(
     except ProfileError as err:
         fail(str(err))
     try:
-        from .fuzz import fuzz as run_fuzz, write_counterexamples
+        from .fuzz import fuzz as run_fuzz, read_baseline, write_counterexamples
     except ImportError as err:
-        fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'hypothesis>=6.100'")
+        fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'riftasp[fuzz]'")
     from .check import CampaignChecker
+    from .campaign.store import CampaignStore, StoreError
     from .present import printable
     from .progress import make_progress
 
     positive(timeout, "--timeout")
     positive(time_limit, "--time-limit")
+    if riftasp_engine not in ENGINES:
+        fail(f"--riftasp-engine: unknown engine {riftasp_engine!r}: choose one of {', '.join(ENGINES)}")
     _check_out_folder(out)  # before the run, not after it
-    other = _engine(engine, persistent, timeout, expand_cards)
+    try:
+        known = read_baseline(baseline) if baseline is not None else frozenset()
+    except ValueError as err:
+        fail(str(err))
+    spec = _engine_spec(engine, persistent, timeout, expand_cards)
+    parameters = {"engine": engine, "persistent": persistent, "expand_cards": expand_cards, "seed": seed,
+                  "count": count, "ruleset": rules.name, "profile": profile.to_json(), "check": not no_check,
+                  "riftasp_engine": riftasp_engine}  # fmt: skip
+    try:
+        store = CampaignStore(out, parameters, resume=resume)
+    except StoreError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{out}: file: cannot write the campaign's progress: {err.strerror or err}")
+    runner = _runner(jobs, scheduler)
     try:
         with make_progress("fuzz", count, as_json) as progress:
-            report = run_fuzz(other, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
-                              checker=None if no_check else CampaignChecker(),
-                              profile=profile, progress=progress, ruleset=rules)  # fmt: skip
+            report = run_fuzz(spec, seed=seed, count=count, time_limit=time_limit, max_found=max_found,
+                              checker=None if no_check else CampaignChecker(), riftasp=riftasp_engine,
+                              profile=profile, progress=progress, ruleset=rules, runner=runner, baseline=known,
+                              max_engine_errors=max_engine_errors, store=store)  # fmt: skip
+    except _runner_errors() as err:
+        fail(str(err))
     finally:
-        other.close()
+        runner.close()
+        store.close()
     try:
         write_counterexamples(report, out)
     except OSError as err:
@@ -322,9 +358,45 @@ def fuzz(
     else:
         typer.echo(printable(_fuzz_text(report), keep_newlines=True))
     if report.failure is not None:
-        fail(f"{report.failure.message} (board written to {report.failure.path})",
-             code=3 if report.failure.side == "riftasp" else 2)
-    raise typer.Exit(1 if report.counterexamples else 0)
+        fail(f"{report.failure.message} (board written to {report.failure.path})", code=3)
+    raise typer.Exit(1 if report.new_findings else 2 if report.engine_errors else 0)
+
+
+def _engine_spec(spec: str, persistent: bool, timeout: float, expand: bool):
+    """The engine as workers build it; a command that cannot start is refused here, once."""
+    import shlex
+    import shutil
+
+    from .campaign.evaluate import EngineSpec
+    from .engines import EngineError, make_engine
+
+    try:
+        make_engine(spec, persistent=persistent, timeout=timeout, expand=expand).close()
+    except EngineError as err:
+        fail(str(err))
+    if spec not in ENGINES:
+        program = shlex.split(spec)[0]
+        from .engines import _command
+
+        found = _command(program)
+        if shutil.which(found) is None:
+            fail(f"engine {spec}: cannot start: no such command {program!r}")
+    return EngineSpec(spec, persistent, timeout, expand)
+
+
+def _runner(jobs: int | None, scheduler: str | None):
+    from .campaign.pool import RunnerError, make_runner
+
+    try:
+        return make_runner(jobs, scheduler)
+    except RunnerError as err:
+        fail(str(err))
+
+
+def _runner_errors() -> tuple[type[Exception], ...]:
+    from .campaign.pool import RunnerError
+
+    return (RunnerError,)
 
 
 @app.command("compare")
@@ -369,23 +441,37 @@ def _fuzz_text(report) -> str:
     from .crosscheck import findings_text, plural
 
     lines = []
-    for example in report.counterexamples:
-        lines.append(f"{example.path}: {example.signature.text()}; on {plural(example.count, 'board')}, "
-                     f"shrunk to {plural(len(example.board['objects']), 'object')}")
+    for example in report.new_findings:
+        unconfirmed = "" if example.confirmed is not False else \
+            " (the ASP resolver agrees with the engine here: riftasp's reference engine differs)"  # fmt: skip
+        lines.append(f"{example.path}: finding {example.identity}: {example.signature.text()}; on "
+                     f"{plural(example.count, 'board')}, shrunk to {plural(len(example.board['objects']), 'object')}"
+                     f"{unconfirmed}")  # fmt: skip
         lines.extend(findings_text(example.disagreements, example.explains, indent="  "))
-    stop = " (time limit reached)" if report.timed_out else ""
+    known = [c for c in report.counterexamples if c.known]
+    if known:
+        lines.append("known (in the baseline): " + "; ".join(
+            f"{c.identity} ({c.signature.text()}) on {plural(c.count, 'board')}" for c in known))
+    for failure in report.engine_errors[:5]:
+        lines.append(f"engine error: {failure.message}" + (f" (board: {failure.path})" if failure.path else ""))
+    if len(report.engine_errors) > 5:
+        lines.append(f"... and {len(report.engine_errors) - 5} more engine errors (--json lists them all)")
+    stop = f" ({report.stopped})" if report.stopped else ""
+    counted = [f"{report.supported} supported"]
     unsupported = sum(report.unsupported.values())
     if unsupported:
         reasons = "; ".join(f"{why}: {n}" for why, n in report.unsupported.most_common())
-        generated = f"{plural(report.generated, 'board')} generated{stop} ({report.supported} supported, " \
-                    f"{unsupported} unsupported: {reasons})"  # fmt: skip
-    else:
-        generated = f"{plural(report.generated, 'board')} generated{stop}"
-    distinct = len(report.counterexamples)
-    found = f"{plural(distinct, 'distinct disagreement')}" + (
-        f" on {plural(report.failing_boards, 'board')}" if distinct else "")
+        counted.append(f"{unsupported} unsupported: {reasons}")
+    if report.engine_errors:
+        counted.append(plural(len(report.engine_errors), "engine error"))
+    if report.riftasp_errors:
+        counted.append(plural(len(report.riftasp_errors), "riftasp error"))
+    generated = f"{plural(report.generated, 'board')} generated{stop} ({', '.join(counted)})"
+    distinct = len(report.new_findings)
+    found = f"{plural(distinct, 'new finding')}" + (f", {len(known)} known" if known else "") + (
+        f" on {plural(report.failing_boards, 'board')}" if report.failing_boards else "")
     lines.append(f"{generated}, {report.shrink_runs} compared while shrinking, {found} "
-                 f"(riftasp vs {report.engine}, seed {report.seed}, {report.seconds:.1f}s)")
+                 f"(riftasp vs {report.engine}, seed {report.seed}, {report.jobs} jobs, {report.seconds:.1f}s)")
     return "\n".join(lines)
 
 

@@ -1,32 +1,41 @@
-"""`riftasp fuzz`: differential fuzzing of riftasp's ASP resolver against another engine.
+"""`riftasp fuzz`: differential fuzzing of riftasp against another engine, as a campaign.
 
-Hypothesis draws boards from the ruleset plugin's generators (Riftbound's:
-`riftasp.rulesets.riftbound.strategies.boards()`, within a `Profile`: what the engine supports) and runs a
-property that fails when the two engines disagree — or when an optional rules `checker` finds
-an invariant broken in either answer, a third voice reported like a disagreement. A board the engine answers `unsupported` is skipped and counted by reason.
+A run of `count` boards is cut into chunks of `CHUNK` boards. Chunk c's boards are drawn by
+hypothesis from the ruleset plugin's generators (within a `Profile`: what the engine supports)
+with a seed made of the run's seed and c alone, and compared where the chunk runs: in this
+process, in a pool of local processes (`--jobs`) or on a Dask cluster (`--scheduler`;
+riftasp/campaign/pool.py). So the boards, and everything found on them, are the same for any
+number of workers.
 
-Findings are grouped by *signature* (riftasp/signature.py: the kinds of characteristic that
-differ and the kinds of operations on the shrunk board), and each signature is reported once,
-with the number of generated boards it was found on:
-- a failing board that agrees once a known signature's operations are knocked out is a repeat
-  of it: counted, not shrunk again, and the search goes on;
-- any other failing board is shrunk by hypothesis, then by `riftasp.reduce`, keeping only
-  boards that still disagree on the same kinds of characteristic (so the reduction does not
-  drift to another kind of defect); its signature is read off the shrunk board;
-- then the shrunk board's operations are knocked out one kind at a time: a disagreement that
-  survives is another defect on the same board, shrunk and reported on its own.
-To collect several findings, the search restarts with the next seed after each new one until
-`count` boards have been generated or the time is up. Nothing is stored between runs (no
-example database) and every run is seeded, so a given seed and count find the same boards.
+Every board ends in an outcome (riftasp/campaign/evaluate.py): agreed, disagreed (the two
+answers differ, or the rules checker finds an invariant broken in either), unsupported by the
+engine, an engine error (whatever the engine did that is not an answer) or a riftasp error. No
+board stops the run; `max_engine_errors` does.
+
+Findings, one per defect: after each round of `ROUND_CHUNKS` chunks, every failing board of the
+round is shrunk (riftasp/campaign/shrink.py: deletions, then numbers lowered, all boards stepping
+together in batches), and a finding's *identity* is read off its shrunk board in canonical form
+with what differs on it (riftasp/campaign/identity.py). Failing boards that shrink to one
+identity are one finding, counted on each; the operations of a new finding's board are then
+knocked out of its failing board one kind at a time, and a disagreement that survives is shrunk
+too (a second defect hiding on the same board). A `baseline` (the identities of a findings file
+an earlier run wrote) marks known defects as known.
+
+riftasp's side is the ASP resolver in batches, or the reference engine (`riftasp="reference"`,
+faster on small boards); then the ASP resolver confirms each new finding on its shrunk board
+before it is reported. With a `store` (`--out DIR`), every chunk's outcomes and every shrunk
+board are written as they come, and a resumed run replays them instead of repeating the work.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,39 +45,63 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from .board_io import board_from_dict, board_to_dict
-from .compare import Disagreement, Violation, compare
-from .crosscheck import Checker, short_explain, violations
-from .engines import Engine, EngineError, Unsupported
+from .campaign.evaluate import (
+    ENGINE_ERROR, RIFTASP_ERROR, UNSUPPORTED, BoardsTask, ChunkResult, EngineSpec, GenerateTask, Outcome, Sides,
+    chunk_seed, compare_dicts, compare_drawn, generate_and_compare,
+)  # fmt: skip
+from .campaign.identity import identity
+from .campaign.pool import Runner, make_runner
+from .campaign.shrink import primary, shrink_all, still_fails
+from .campaign.store import CampaignStore
+from .compare import Disagreement, Violation
+from .crosscheck import Checker, short_explain
+from .engines import Engine
 from .model import Board
 from .profile import Profile
 from .progress import Progress
-from .reduce import reduce_board
 from .result import Resolution
-from .signature import Signature, board_ops, kinds, knock_out, signature, size
 from .rulesets import Ruleset
+from .signature import Signature, board_ops, knock_out, signature
 
 Found = list[Disagreement | Violation]
+
+CHUNK = 50  # boards a task draws and compares: fixed, so the boards do not depend on the workers
+ROUND_CHUNKS = 10  # chunks between two shrinking rounds (a fixed number too)
+SHRINK_CHUNK = 24  # boards a shrinking task compares
+ERRORS_WRITTEN = 5  # boards written to --out for engine errors (the first ones)
 
 
 @dataclass
 class Counterexample:
-    """One distinct finding: a signature, the smallest board shown with it, and how often."""
+    """One distinct finding: its identity, the smallest board shown with it, and how often."""
 
     board: dict[str, Any]
     disagreements: Found
     seed: int
     signature: Signature | None = None
-    count: int = 1  # generated boards it was found on (a board can show several findings)
+    count: int = 1  # generated boards whose shrunk board is this one
     explains: dict[str, str] = field(default_factory=dict)  # riftasp's short trace per object
     path: Path | None = None
+    identity: str = ""
+    known: bool = False  # listed in the baseline
+    confirmed: bool | None = None  # with riftasp's reference side: the ASP resolver sees it too
+    first_board: str = ""  # the generated board it was first found on
+    announced: bool = field(default=False, repr=False)
+    only_violations: bool = False  # no characteristic differs: the checker alone found it
+    also: Counter = field(default_factory=Counter)  # identity -> boards: the same defect seen otherwise
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "identity": self.identity,
+            "known": self.known,
             "file": str(self.path) if self.path else None,
             "seed": self.seed,
+            "first_board": self.first_board,
             "signature": self.signature.to_json() if self.signature else None,
             "count": self.count,
             "objects": len(self.board["objects"]),
+            "confirmed": self.confirmed,
+            "also_seen_as": dict(self.also),
             "disagreements": [d.to_json() for d in self.disagreements],
             "explain": self.explains,
         }
@@ -79,12 +112,15 @@ Finding = Counterexample
 
 @dataclass
 class FuzzFailure:
-    """An engine (`side` "engine") or riftasp itself (`side` "riftasp") failed on a board."""
+    """A board an engine (`side` "engine") or riftasp itself (`side` "riftasp") failed on."""
 
     side: str
     message: str
     board: dict[str, Any]
     path: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "message": self.message, "file": str(self.path) if self.path else None}
 
 
 @dataclass
@@ -93,19 +129,32 @@ class FuzzReport:
     seed: int
     count: int
     profile: Profile = field(default_factory=Profile)
-    generated: int = 0  # boards drawn in search (not counting shrinking)
+    generated: int = 0  # boards drawn and compared (not counting shrinking)
     supported: int = 0  # of those, boards the engine answered
     unsupported: Counter = field(default_factory=Counter)  # reason -> boards
     shrink_runs: int = 0  # boards compared while shrinking and sorting findings
     failing_boards: int = 0  # generated boards on which the engines disagreed
-    counterexamples: list[Counterexample] = field(default_factory=list)  # one per signature
-    failure: FuzzFailure | None = None
+    counterexamples: list[Counterexample] = field(default_factory=list)  # one per identity
+    engine_errors: list[FuzzFailure] = field(default_factory=list)
+    riftasp_errors: list[FuzzFailure] = field(default_factory=list)
     timed_out: bool = False
+    stopped: str | None = None  # why the run stopped before `count` boards, when it did
     seconds: float = 0.0
+    jobs: int = 1
+    resumed_chunks: int = 0
 
     @property
     def findings(self) -> list[Counterexample]:
         return self.counterexamples
+
+    @property
+    def new_findings(self) -> list[Counterexample]:
+        return [c for c in self.counterexamples if not c.known]
+
+    @property
+    def failure(self) -> FuzzFailure | None:
+        """The first board riftasp failed on (the command's exit code 3)."""
+        return self.riftasp_errors[0] if self.riftasp_errors else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,358 +162,360 @@ class FuzzReport:
             "seed": self.seed,
             "count": self.count,
             "profile": self.profile.to_json(),
+            "jobs": self.jobs,
             "generated": self.generated,
             "supported": self.supported,
             "unsupported": sum(self.unsupported.values()),
             "unsupported_reasons": dict(self.unsupported.most_common()),
+            "engine_errors": len(self.engine_errors),
+            "engine_error_boards": [e.to_json() for e in self.engine_errors],
+            "riftasp_errors": [e.to_json() for e in self.riftasp_errors],
             "shrink_runs": self.shrink_runs,
             "timed_out": self.timed_out,
+            "stopped": self.stopped,
+            "resumed_chunks": self.resumed_chunks,
             "seconds": round(self.seconds, 2),
-            "disagreements_found": len(self.counterexamples),  # distinct signatures
+            "disagreements_found": len(self.counterexamples),  # distinct identities
+            "new": len(self.new_findings),
+            "known": len(self.counterexamples) - len(self.new_findings),
             "failing_boards": self.failing_boards,
             "counterexamples": [c.to_json() for c in self.counterexamples],
-            "error": None if self.failure is None else {
-                "side": self.failure.side, "message": self.failure.message,
-                "file": str(self.failure.path) if self.failure.path else None,
-            },
-        }  # fmt: skip
-
-
-class _Disagreed(Exception):
-    """The property's failure: hypothesis shrinks boards that raise it."""
-
-    def __init__(self, board: dict[str, Any], found: Found) -> None:
-        super().__init__(f"{len(found)} disagreements")
-        self.board, self.found = board, found
-
-
-class _Stop(BaseException):
-    """Ends a hypothesis run at once: a BaseException is not a test failure, so no shrinking."""
-
-    def __init__(self, failure: FuzzFailure | None = None) -> None:
-        super().__init__()
-        self.failure = failure
+            "error": None if self.failure is None else self.failure.to_json(),
+        }
 
 
 def fuzz(
-    engine: Engine,
+    engine: Engine | EngineSpec,
     *,
     seed: int = 0,
     count: int = 100,
     time_limit: float | None = None,
-    riftasp: Callable[[Board], Resolution] | None = None,
+    riftasp: str | Callable[[Board], Resolution] = "asp",
     strategy: st.SearchStrategy[dict[str, Any]] | None = None,
     profile: Profile | None = None,
     on_found: Callable[[Counterexample], None] | None = None,
     max_found: int = 20,
-    shrink_budget: int = 100,
     checker: Checker | None = None,
     progress: Progress | None = None,
     knockout_depth: int = 3,
     ruleset: Ruleset | None = None,
+    runner: Runner | None = None,
+    baseline: frozenset[str] = frozenset(),
+    max_engine_errors: int | None = None,
+    store: CampaignStore | None = None,
 ) -> FuzzReport:
-    """Compare riftasp with `engine` on `count` generated boards; one finding per signature.
+    """Compare riftasp with `engine` on `count` generated boards; one finding per identity.
 
-    `checker(board, result_json)` (optional) returns the invariant violations of one engine's
-    answer (items or mappings with object, invariant, expected, found); it runs on both answers
-    and its violations count as findings. Stops early after `max_found` distinct signatures.
-    Boards are the `ruleset`'s, from its plugin's generators (`board_strategy`).
-    Hypothesis shrinks each new failure for at most `shrink_budget` engine runs, then
-    `riftasp.reduce` finishes the job.
+    `engine` is an engine object (work in this process) or an `EngineSpec` (built where the work
+    runs). `checker(board, result_json)` (optional) returns the invariant violations of one
+    answer; its violations count as findings. Stops once `max_found` distinct findings are known
+    at the end of a round, after `max_engine_errors` engine errors, or at `time_limit` seconds.
+    Boards are the `ruleset`'s, from its plugin's generators, unless a `strategy` is given (then
+    they are drawn in this process).
     """
-    if riftasp is None:  # riftasp's side in batches (riftasp/batch.py)
-        from .batch import Prefetching
-
-        riftasp = Prefetching()
     profile = profile or Profile()
-    if strategy is None:
-        if ruleset is None:
-            from .rulesets import default_ruleset, ruleset as ruleset_named
+    if ruleset is None:
+        from .rulesets import default_ruleset, ruleset as ruleset_named
 
-            ruleset = ruleset_named(default_ruleset())
-        strategy = ruleset.board_strategy(profile)
-        if strategy is None:
-            raise ValueError(f"the {ruleset} ruleset has no board generators to fuzz with")
-    report = FuzzReport(engine.name, seed, count, profile)
-    harness = _Harness(engine, riftasp, checker, report, progress or Progress(), on_found, knockout_depth)
+        ruleset = ruleset_named(default_ruleset())
+    if strategy is None and ruleset.board_strategy(profile) is None:
+        raise ValueError(f"the {ruleset} ruleset has no board generators to fuzz with")
+    own_runner = runner is None
+    runner = runner or make_runner(1)
+    name = engine.command if isinstance(engine, EngineSpec) else engine.name
+    report = FuzzReport(name, seed, count, profile, jobs=runner.jobs)
+    campaign = _Campaign(Sides(engine, riftasp, checker), runner, report, progress or Progress(), on_found,
+                         knockout_depth, baseline, store)  # fmt: skip
     start = time.monotonic()
-    harness.deadline = None if time_limit is None else start + time_limit
-    run = 0
-    while report.generated < count and report.failure is None:
-        failed = harness.one_run(strategy, seed + run, count - report.generated, shrink_budget)
-        run += 1
-        if harness.deadline is not None and time.monotonic() >= harness.deadline:
-            report.timed_out = report.generated < count
-            break
-        if not failed:
-            break  # the run used its whole budget without a new disagreement
-        if len(report.counterexamples) >= max_found:
-            break
-    report.seconds = time.monotonic() - start
+    campaign.deadline = None if time_limit is None else start + time_limit
+    try:
+        campaign.run(strategy, ruleset, profile, count, max_found, max_engine_errors)
+        campaign.merge_violations()
+    finally:
+        report.seconds = time.monotonic() - start
+        if own_runner:
+            runner.close()
     return report
 
 
-class _Enough(Exception):
-    """A dry run has drawn the boards it was asked to foretell."""
+class _Campaign:
+    """A fuzz run's rounds: chunks compared, failing boards shrunk, findings by identity."""
 
-
-class _Harness:
-    """Both engines (and the checker) on boards, and the bookkeeping of signatures."""
-
-    def __init__(self, engine: Engine, riftasp: Callable[[Board], Resolution], checker: Checker | None,
-                 report: FuzzReport, progress: Progress, on_found: Callable[[Counterexample], None] | None,
-                 knockout_depth: int) -> None:  # fmt: skip
-        self.engine, self.riftasp, self.checker = engine, riftasp, checker
-        self.report, self.progress, self.on_found = report, progress, on_found
-        self.knockout_depth = knockout_depth
+    def __init__(self, sides: Sides, runner: Runner, report: FuzzReport, progress: Progress,
+                 on_found: Callable[[Counterexample], None] | None, knockout_depth: int,
+                 baseline: frozenset[str], store: CampaignStore | None) -> None:  # fmt: skip
+        self.sides, self.runner, self.report, self.progress = sides, runner, report, progress
+        # While shrinking a difference the checker is not asked: its violations do not decide
+        # whether a candidate still shows the difference (`primary`), and it costs a grounding.
+        self.unchecked = Sides(sides.engine, sides.riftasp, None)
+        self.on_found, self.knockout_depth, self.baseline, self.store = on_found, knockout_depth, baseline, store
         self.deadline: float | None = None
-        self.source = "<fuzz>"
-        self.seed = report.seed
+        self.by_identity: dict[str, Counterexample] = {}
+        self.shrunk_boards: dict[str, tuple[dict[str, Any], Found]] = {}
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    # ---- one board ----
+    # ---- rounds ----
 
-    def evaluate(self, data: dict[str, Any]) -> tuple[Found, str | None]:
-        """(findings, None), or ([], reason) when the engine does not support the board. A
-        failure of either engine stops the fuzzing (`_Stop`)."""
-        board = board_from_dict(data, self.source)
-        try:
-            theirs = self.engine(board)
-        except Unsupported as unsupported:
-            return [], unsupported.reason
-        except EngineError as err:
-            raise _Stop(FuzzFailure("engine", str(err), data)) from None
-        try:
-            ours = self.riftasp(board).to_json()
-        except Exception as err:  # noqa: BLE001 - a riftasp bug found by fuzzing: report it
-            message = f"riftasp failed on {self.source}: {type(err).__name__}: {err}"
-            raise _Stop(FuzzFailure("riftasp", message, data)) from None
-        found: Found = list(compare(self.source, ours, theirs, board.ruleset))
-        if self.checker is not None:
-            try:
-                found += violations(self.checker, board, ours, "riftasp")
-                found += violations(self.checker, board, theirs, "engine")
-            except Exception as err:  # noqa: BLE001
-                message = f"the checker failed on {self.source}: {type(err).__name__}: {err}"
-                raise _Stop(FuzzFailure("riftasp", message, data)) from None
-        return found, None
-
-    def side_run(self, data: dict[str, Any]) -> tuple[Found, str | None]:
-        """A comparison made while shrinking or sorting findings (not a generated board)."""
-        self.report.shrink_runs += 1
-        self.progress.update(shrink_runs=self.report.shrink_runs)
-        return self.evaluate(data)
-
-    # ---- signatures ----
-
-    def known(self, data: dict[str, Any], found: Found) -> Counterexample | None:
-        """The known finding this failing board repeats: the board agrees once that finding's
-        operations are knocked out (for a finding with no operations, a defect on printed
-        values: the board still shows it with every effect knocked out)."""
-        ops = board_ops(data)
-        bare: dict[str, Any] | None = None  # the board without any effect, computed once
-        for finding in self.report.counterexamples:
-            sig = finding.signature
-            if sig is None or not set(sig.ops) <= ops:
-                continue
-            if not sig.ops:
-                # A defect on printed values: nothing to knock out. The board repeats it when,
-                # without any effect at all, it still shows it (and only disagreements of its kinds).
-                if not kinds(found) <= set(sig.fields):
-                    continue
-                bare = bare if bare is not None else (knock_out(data, ops) if ops else data)
-                if bare is None:
-                    continue
-                left, reason = self.side_run(bare)
-                if reason is None and left and kinds(left) <= set(sig.fields):
-                    return finding
-                continue
-            rest = knock_out(data, sig.ops)
-            if rest is None:
-                continue
-            left, reason = self.side_run(rest)
-            if reason is None and not left:
-                return finding
-        return None
-
-    def record(self, board: dict[str, Any], found: Found, repeat_count: bool = True) -> Counterexample:
-        """Add a shrunk board under its signature (a known signature: counted, smaller board kept)."""
-        sig = signature(board, found)
-        for finding in self.report.counterexamples:
-            if finding.signature == sig:
-                if repeat_count:
-                    finding.count += 1
-                if size(board) < size(finding.board):
-                    finding.board, finding.disagreements = board, found
-                    finding.explains = self.explain(board, found)
-                return finding
-        finding = Counterexample(board, found, self.seed, sig, explains=self.explain(board, found))
-        self.report.counterexamples.append(finding)
-        self.progress.update(found=len(self.report.counterexamples))
-        self.progress.event(_found_text(finding), event="found", signature=sig.to_json(), seed=self.seed,
-                            objects=len(board["objects"]), disagreements=[d.to_json() for d in found])  # fmt: skip
-        if self.on_found:
-            self.on_found(finding)
-        return finding
-
-    def explain(self, board: dict[str, Any], found: Found) -> dict[str, str]:
-        try:
-            ours = self.riftasp(board_from_dict(board, self.source))
-        except Exception:  # noqa: BLE001 - already compared once; a trace is a nicety
-            return {}
-        return {oid: short_explain(ours, oid) for oid in dict.fromkeys(d.object for d in found) if oid in ours.objects}
-
-    # ---- a hypothesis run ----
-
-    def one_run(self, strategy: st.SearchStrategy[dict[str, Any]], run_seed: int, budget: int,
-                shrink_budget: int) -> bool:  # fmt: skip
-        """One hypothesis search of at most `budget` boards; True if it ended on a new failure."""
-        self.seed = run_seed
-        self.source = f"<fuzz seed {run_seed}>"
+    def run(self, strategy: st.SearchStrategy[dict[str, Any]] | None, ruleset: Ruleset, profile: Profile,
+            count: int, max_found: int, max_engine_errors: int | None) -> None:  # fmt: skip
         report = self.report
-        last_failing: list[_Disagreed] = []  # the smallest failure so far, should shrinking be cut short
-        target: set[str] = set()  # kinds of disagreement being shrunk
-        shrink_calls = 0
-
-        def check(data: dict[str, Any]) -> None:
-            nonlocal shrink_calls
-            shrinking = bool(last_failing)
-            if self.expired():
-                raise _Stop()
-            if shrinking:
-                if shrink_calls >= shrink_budget:
-                    # Hypothesis's long tail of small steps costs an engine run each; the
-                    # reduction pass after it deletes whole objects and effects more cheaply.
-                    raise _Stop()
-                shrink_calls += 1
-                found, reason = self.side_run(data)
-                if reason is None and found and kinds(found) <= target:
-                    last_failing[:] = [_Disagreed(data, found)]
-                    raise last_failing[0]
+        chunks = math.ceil(count / CHUNK)
+        for first in range(0, chunks, ROUND_CHUNKS):
+            ids = range(first, min(first + ROUND_CHUNKS, chunks))
+            failing: list[tuple[str, dict[str, Any], Found]] = []
+            results = self.chunk_results(ids, strategy, ruleset, profile, count)
+            try:
+                for result in results:
+                    failing += self.take(result)
+                    if max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors:
+                        report.stopped = f"--max-engine-errors {max_engine_errors} reached"
+                        break
+                    if self.expired():
+                        report.timed_out = True
+                        report.stopped = "time limit reached"
+                        break
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()  # cancels what is still pending on the workers
+            self.shrink_round(failing)
+            if report.stopped:
                 return
+            if len(report.new_findings) >= max_found:
+                report.stopped = f"{max_found} distinct findings (--max-found)"
+                return
+
+    def merge_violations(self) -> None:
+        """A finding of the checker alone (both answers' values agree, the engine's trace does
+        not hold) that is gone once a difference finding's operations are knocked out of its
+        board is that defect seen on a board where it changes no value: counted there, under
+        `also_seen_as`, not reported on its own."""
+        report = self.report
+        differences = [f for f in report.counterexamples if not f.only_violations]
+        for finding in [f for f in report.counterexamples if f.only_violations]:
+            assert finding.signature is not None
+            for other in differences:
+                assert other.signature is not None
+                ops = set(other.signature.ops)
+                if not ops or not ops <= set(finding.signature.ops):
+                    continue
+                rest = knock_out(finding.board, ops)
+                if rest is None or self.evaluate([rest])[0]:
+                    continue
+                other.count += finding.count
+                other.also[finding.identity] += finding.count
+                report.counterexamples.remove(finding)
+                del self.by_identity[finding.identity]
+                break
+
+    def chunk_results(self, ids: range, strategy: st.SearchStrategy[dict[str, Any]] | None, ruleset: Ruleset,
+                      profile: Profile, count: int) -> Iterator[ChunkResult]:  # fmt: skip
+        """Each chunk's result in order: from the store when a resumed run has it, else computed
+        (on the runner; boards of a given strategy are drawn and compared in this process)."""
+        seed = self.report.seed
+
+        def size(chunk: int) -> int:
+            return min(CHUNK, count - chunk * CHUNK)
+
+        stored = {c: r for c in ids if self.store is not None and (r := self.store.chunk(c)) is not None}
+        todo = [c for c in ids if c not in stored]
+        computed: Iterator[ChunkResult]
+        if strategy is None:
+            tasks = [GenerateTask(self.sides, ruleset.name, profile, seed, c, size(c)) for c in todo]
+            computed = iter(self.runner.map(generate_and_compare, tasks))
+        else:
+            computed = (compare_drawn(self.sides, seed, c, drawn_boards(strategy, chunk_seed(seed, c), size(c)))
+                        for c in todo)  # fmt: skip
+        try:
+            for c in ids:
+                if c in stored:
+                    self.report.resumed_chunks += 1
+                    yield stored[c]
+                    continue
+                result = next(computed)
+                if self.store is not None:
+                    self.store.save_chunk(result)
+                yield result
+        finally:
+            close = getattr(computed, "close", None)
+            if close is not None:
+                close()
+
+    def take(self, result: ChunkResult) -> list[tuple[str, dict[str, Any], Found]]:
+        """Count a chunk's outcomes; its failing boards (source, board, findings), in order."""
+        report, failing = self.report, []
+        for index, (outcome, data) in enumerate(zip(result.outcomes, result.boards)):
             report.generated += 1
-            found, reason = self.evaluate(data)
-            if reason is not None:
-                report.unsupported[reason] += 1
-                self.progress.update(unsupported=sum(report.unsupported.values()))
+            source = f"<fuzz seed {report.seed} chunk {result.chunk} board {index}>"
+            if outcome.status == UNSUPPORTED:
+                report.unsupported[outcome.reason] += 1
+            elif outcome.status == ENGINE_ERROR:
+                assert data is not None
+                report.engine_errors.append(FuzzFailure("engine", outcome.reason, data))
+                self.progress.event(outcome.reason, event="engine_error", board=source, time=_now())
+            elif outcome.status == RIFTASP_ERROR:
+                assert data is not None
+                report.riftasp_errors.append(FuzzFailure("riftasp", outcome.reason, data))
+                self.progress.event(outcome.reason, event="riftasp_error", board=source, time=_now())
             else:
                 report.supported += 1
-            if found:
-                report.failing_boards += 1
-                self.progress.update(failing=report.failing_boards)
-            self.progress.advance()
-            if not found:
-                return
-            repeat = self.known(data, found)
-            if repeat is not None:
-                repeat.count += 1
-                return
-            target.update(kinds(found))
-            last_failing[:] = [_Disagreed(data, found)]
-            self.stop_foretelling()  # what shrinking tries cannot be foretold
-            raise last_failing[0]
+                if outcome.found:
+                    assert data is not None
+                    report.failing_boards += 1
+                    failing.append((source, data, outcome.found))
+        self.progress.update(unsupported=sum(report.unsupported.values()) or None,
+                             engine_errors=len(report.engine_errors) or None, failing=report.failing_boards or None)  # fmt: skip
+        self.progress.advance(len(result.outcomes))
+        return failing
 
-        test = given(strategy)(check)
-        test = settings(
-            database=None,
-            max_examples=budget,
-            deadline=None,
-            derandomize=False,
-            phases=(Phase.generate, Phase.shrink),
-            suppress_health_check=list(HealthCheck),
-            verbosity=Verbosity.quiet,
-            report_multiple_bugs=False,
-        )(test)
-        test = hypothesis_seed(run_seed)(test)
-        self.prefetch(strategy, run_seed, budget)
-        shrunk: _Disagreed | None = None
-        try:
-            with fixed_constants():
-                test()
-        except _Disagreed as failure:
-            shrunk = failure
-        except _Stop as stop:
-            report.failure = stop.failure
-            if stop.failure is None and last_failing:  # shrinking cut short: keep the best so far
-                shrunk = last_failing[0]
-        except Exception:  # hypothesis gave up on a flaky replay: the last failure seen still stands
-            if not last_failing:
-                raise
-            shrunk = last_failing[0]
-        self.stop_foretelling()
-        if shrunk is None:
-            return False
+    # ---- shrinking, identities ----
+
+    def shrink_round(self, failing: list[tuple[str, dict[str, Any], Found]]) -> None:
+        if not failing:
+            return
         self.progress.update(phase="shrinking")
-        try:
-            self.settle(shrunk.board, shrunk.found, depth=0)
-        except _Stop as stop:
-            report.failure = stop.failure
-            if stop.failure is None:  # out of time: keep the failure as hypothesis left it
-                self.record(shrunk.board, shrunk.found)
+        new: list[tuple[dict[str, Any], Found, Counterexample]] = []
+        for (source, data, found), (board, board_found) in zip(failing, self.shrunk([(d, f) for _, d, f in failing])):
+            ident = identity(board, primary(board_found))
+            finding = self.by_identity.get(ident)
+            if finding is not None:
+                finding.count += 1
+                continue
+            finding = self.add(board, board_found, ident, source)
+            new.append((data, found, finding))
+        # Other defects on the same boards: each new finding's operations knocked out in turn.
+        depth = 1
+        while new and depth < self.knockout_depth and not self.expired():
+            children: list[tuple[dict[str, Any], Found]] = []
+            for data, found, finding in new:
+                assert finding.signature is not None
+                for op in finding.signature.ops:
+                    rest = knock_out(data, {op})
+                    if rest is not None:
+                        children.append((rest, found))
+            results = self.evaluate([rest for rest, _ in children])
+            still = [(rest, left) for (rest, found), left in zip(children, results)
+                     if still_fails(left, _kinds(primary(found)))]  # fmt: skip
+            new = []
+            for (rest, left), (board, board_found) in zip(still, self.shrunk(still)):
+                ident = identity(board, primary(board_found))
+                if ident not in self.by_identity:
+                    new.append((rest, left, self.add(board, board_found, ident, "")))
+            depth += 1
+        self.finish_new()
         self.progress.update(phase=None)
-        return True
 
-    def prefetch(self, strategy: st.SearchStrategy[dict[str, Any]], run_seed: int, budget: int) -> None:
-        """Let riftasp foretell the boards this run will draw, so that they resolve in batches.
+    def shrunk(self, items: Sequence[tuple[dict[str, Any], Found]]) -> list[tuple[dict[str, Any], Found]]:
+        """Each failing board shrunk: once per distinct board, from the store when it has it."""
+        keys = [_key(data) for data, _ in items]
+        todo: dict[str, tuple[dict[str, Any], Found]] = {}
+        for key, item in zip(keys, items):
+            if key in self.shrunk_boards or key in todo:
+                continue
+            stored = self.store.shrunk(key) if self.store is not None else None
+            if stored is not None:
+                self.shrunk_boards[key] = stored
+            else:
+                todo[key] = item
+        # Differences shrink without the checker; violations alone with it.
+        for checked in (False, True):
+            part = {k: item for k, item in todo.items() if _only_violations(item[1]) == checked}
+            if not part:
+                continue
+            evaluate = partial(self.evaluate, checked=checked)
+            for key, result in zip(part, shrink_all(list(part.values()), evaluate)):
+                self.shrunk_boards[key] = result
+                if self.store is not None:
+                    self.store.save_shrunk(key, *result)
+        return [self.shrunk_boards[key] for key in keys]
 
-        Until a test fails, hypothesis draws the same boards for the same seed and settings
-        whatever the test does with them, so a dry run that collects the first n of them (and
-        then stops) foretells the run; a board drawn after a failure (while shrinking) is
-        resolved alone.
-        """
-        start = getattr(self.riftasp, "start", None)
-        if start is None:
+    def evaluate(self, boards: Sequence[dict[str, Any]], checked: bool = True) -> list[Found | None]:
+        """Boards compared while shrinking (None: not comparable, or out of time)."""
+        if not boards:
+            return []
+        if self.expired():
+            return [None] * len(boards)
+        outcomes = self.compare(self.sides if checked else self.unchecked, boards)
+        self.report.shrink_runs += len(boards)
+        self.progress.update(shrink_runs=self.report.shrink_runs)
+        return [o.found if o.status == "compared" else None for o in outcomes]
+
+    def compare(self, sides: Sides, boards: Sequence[dict[str, Any]]) -> list[Outcome]:
+        source = f"<fuzz seed {self.report.seed}: shrinking>"
+        tasks = [BoardsTask(sides, tuple((source, b) for b in boards[i:i + SHRINK_CHUNK]))
+                 for i in range(0, len(boards), SHRINK_CHUNK)]  # fmt: skip
+        return [o for chunk in self.runner.map(compare_dicts, tasks) for o in chunk]
+
+    def add(self, board: dict[str, Any], found: Found, ident: str, source: str) -> Counterexample:
+        finding = Counterexample(board, found, self.report.seed, signature(board, found), identity=ident,
+                                 known=ident in self.baseline, first_board=source,
+                                 only_violations=_only_violations(primary(found)))  # fmt: skip
+        self.by_identity[ident] = finding
+        self.report.counterexamples.append(finding)
+        return finding
+
+    def finish_new(self) -> None:
+        """The findings added this round: confirmed by the ASP resolver when riftasp's side was
+        the reference engine, explained, announced."""
+        fresh = [f for f in self.report.counterexamples if not f.announced]
+        if not fresh:
             return
+        # Each new finding's board once more with everything: the checker's violations beside a
+        # difference (not asked while shrinking), and the ASP resolver's answer when riftasp's
+        # side was the reference engine.
+        confirming = self.sides.riftasp == "reference"
+        full = Sides(self.sides.engine, "asp", self.sides.checker) if confirming else self.sides
+        for finding, outcome in zip(fresh, self.compare(full, [f.board for f in fresh])):
+            finding.announced = True
+            if confirming:
+                finding.confirmed = outcome.status == "compared" and bool(outcome.found)
+            if outcome.status == "compared" and outcome.found:
+                finding.disagreements = outcome.found
+        explain_with = self.sides.riftasp if callable(self.sides.riftasp) else None
+        for finding in fresh:
+            finding.explains = _explains(finding.board, finding.disagreements, explain_with)
+            self.progress.update(found=len(self.report.counterexamples))
+            self.progress.event(_found_text(finding), event="found", identity=finding.identity,
+                                known=finding.known, signature=finding.signature.to_json() if finding.signature else None,
+                                seed=self.report.seed, board=finding.first_board, objects=len(finding.board["objects"]),
+                                disagreements=[d.to_json() for d in finding.disagreements], time=_now())  # fmt: skip
+            if self.on_found:
+                self.on_found(finding)
 
-        def foretell(n: int) -> list[Board]:
-            return [board_from_dict(data, self.source) for data in drawn_boards(strategy, run_seed, n, budget)]
 
-        start(foretell)
+def _only_violations(found: Found) -> bool:
+    return all(isinstance(getattr(f, "side", None), str) for f in found)
 
-    def stop_foretelling(self) -> None:
-        start = getattr(self.riftasp, "start", None)
-        if start is not None:
-            start(None)
 
-    def settle(self, board: dict[str, Any], found: Found, depth: int, first: bool = True) -> None:
-        """Reduce a failing board, record its signature, then look for other defects on it by
-        knocking out the signature's operations one kind at a time."""
-        reduced, reduced_found = self.reduce(board, found)
-        finding = self.record(reduced, reduced_found, repeat_count=first)
-        if depth + 1 >= self.knockout_depth or finding.signature is None:
-            return
-        for op in finding.signature.ops:
-            if self.expired():
-                return
-            rest = knock_out(board, {op})
-            if rest is None:
-                continue
-            rest_found, reason = self.side_run(rest)
-            if reason is not None or not rest_found or not kinds(rest_found) <= kinds(found):
-                continue
-            if self.known(rest, rest_found) is not None:
-                continue
-            self.settle(rest, rest_found, depth + 1, first=False)
+def _kinds(found: Found) -> frozenset[str]:
+    from .signature import kinds
 
-    def reduce(self, board: dict[str, Any], found: Found) -> tuple[dict[str, Any], Found]:
-        """Reduce the board (riftasp.reduce) while it disagrees on the same kinds of
-        characteristic, so the reduction does not drift to another kind of defect."""
-        target = kinds(found)
-        latest: dict[str, Found] = {}
+    return kinds(found)
 
-        def fails(data: dict[str, Any]) -> bool:
-            if self.expired():
-                return False
-            candidate, reason = self.side_run(data)
-            if reason is not None or not candidate or not kinds(candidate) <= target:
-                return False
-            latest[json.dumps(data, sort_keys=True)] = candidate
-            return True
 
-        reduced = reduce_board(board, fails)
-        return reduced, latest.get(json.dumps(reduced, sort_keys=True), found)
+def _key(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _explains(board: dict[str, Any], found: Found, resolve: Callable[[Board], Resolution] | None) -> dict[str, str]:
+    """riftasp's short trace of each object in question (the ASP resolver's, unless given)."""
+    if resolve is None:
+        from .resolve import resolve as resolve_asp
+
+        resolve = resolve_asp
+    try:
+        ours = resolve(board_from_dict(board, "<finding>"))
+    except Exception:  # noqa: BLE001 - already compared; a trace is a nicety
+        return {}
+    return {oid: short_explain(ours, oid) for oid in dict.fromkeys(d.object for d in found) if oid in ours.objects}
 
 
 def _found_text(finding: Counterexample) -> str:
@@ -472,15 +523,23 @@ def _found_text(finding: Counterexample) -> str:
     where = f"{first.object}.{first.field}"
     sig = finding.signature.text() if finding.signature else ""
     objects = len(finding.board["objects"])
-    return f"disagreement: {where} ({sig}), shrunk to {objects} object{'s' if objects != 1 else ''}"
+    known = "known " if finding.known else ""
+    unconfirmed = "; the ASP resolver agrees with the engine here (riftasp's reference engine differs)" \
+        if finding.confirmed is False else ""  # fmt: skip
+    return (f"{known}disagreement {finding.identity}: {where} ({sig}), shrunk to "
+            f"{objects} object{'s' if objects != 1 else ''}{unconfirmed}")
+
+
+class _Enough(Exception):
+    """A dry run has drawn the boards it was asked to foretell."""
 
 
 def drawn_boards(strategy: st.SearchStrategy[dict[str, Any]], seed: int, n: int,
                  budget: int | None = None) -> list[dict[str, Any]]:
     """The first `n` boards a fuzz run of `seed` (and `budget` boards, default n) draws, as
     board dicts: the same for the same arguments on every run (`fixed_constants`). Until a test
-    fails, hypothesis draws the same boards whatever the test does with them, so this foretells
-    a run (`_Harness.prefetch`), and gives `riftasp properties` its boards."""
+    fails, hypothesis draws the same boards whatever the test does with them: a fuzz run's chunk
+    (riftasp/campaign/evaluate.py) and `riftasp properties` take their boards from here."""
     drawn: list[dict[str, Any]] = []
 
     def draw(data: dict[str, Any]) -> None:
@@ -533,16 +592,44 @@ def fixed_constants() -> Iterator[None]:
 
 
 def write_counterexamples(report: FuzzReport, out: Path) -> None:
-    """Each finding (and a failing board) as a ready-to-run board file in `out`; the folder is
-    made only when there is something to write."""
-    if report.counterexamples or report.failure is not None:
-        out.mkdir(parents=True, exist_ok=True)
-    for index, example in enumerate(report.counterexamples, 1):
-        example.path = out / f"fuzz-seed{report.seed}-{index:02d}.json"
+    """Each finding as a ready-to-run board file in `out` (named by its identity), the first
+    boards the engine failed on, a board riftasp failed on, and findings.json (the run's report:
+    a later run's `--baseline`); the folder is made only when there is something to write."""
+    errors = report.engine_errors[:ERRORS_WRITTEN] + report.riftasp_errors[:1]
+    if not (report.counterexamples or errors):
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    for example in report.counterexamples:
+        example.path = out / f"fuzz-{example.identity}.json"
         example.path.write_text(_board_text(example.board), encoding="utf-8")
-    if report.failure is not None:
-        report.failure.path = out / f"fuzz-seed{report.seed}-{report.failure.side}-error.json"
-        report.failure.path.write_text(_board_text(report.failure.board), encoding="utf-8")
+    for index, failure in enumerate(errors, 1):
+        failure.path = out / f"fuzz-seed{report.seed}-{failure.side}-error-{index:02d}.json"
+        failure.path.write_text(_board_text(failure.board), encoding="utf-8")
+    (out / FINDINGS_FILE).write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+
+
+FINDINGS_FILE = "findings.json"
+
+
+def read_baseline(path: Path) -> frozenset[str]:
+    """The identities a findings file lists (findings.json of a run's --out, or its --json
+    report); ValueError with one line when it is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as err:
+        raise ValueError(f"{path}: invalid JSON: {str(err).splitlines()[0]}") from None
+    items = data.get("counterexamples") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: counterexamples: not a findings file (riftasp fuzz writes findings.json in --out)")
+    found = set()
+    for n, item in enumerate(items):
+        ident = item.get("identity") if isinstance(item, dict) else None
+        if not isinstance(ident, str) or not ident:
+            raise ValueError(f"{path}: counterexamples[{n}].identity: missing")
+        found.add(ident)
+    return frozenset(found)
 
 
 def _board_text(data: dict[str, Any]) -> str:
