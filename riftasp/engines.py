@@ -7,8 +7,9 @@ An engine turns a board into the resolve output contract (`Resolution.to_json()`
   per line, answering one result per line (so a slow-starting engine starts once).
 
 Whatever goes wrong on the engine's side — it cannot start, times out, exits, crashes, answers
-something that is not the contract — is an `EngineError` whose text is one line naming the
-engine and the board, so the command line can print it and exit 2 without a traceback.
+something that is not the contract (riftasp/engine_answers.py judges the answer) — is an
+`EngineError` whose text is one line naming the engine and the board, so the command line can
+print it and exit 2 without a traceback. Nothing an engine writes is read without a limit.
 
 An engine that cannot represent a board (a partial engine: no copies, say) answers
 `{"unsupported": "reason"}`; that is `Unsupported`, not an error: the board is skipped and
@@ -25,36 +26,39 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from .board_io import board_to_dict
+from .engine_answers import (
+    _SHOWN,
+    MAX_ANSWER,
+    EngineError,
+    Unsupported,
+    check_result,
+    decode_answer,
+    parse_result,
+    quote,
+    size_text,
+)
 from .model import Board
+from .present import printable, shorten
 from .result import Resolution
-from .rulesets import Ruleset
+
+__all__ = [
+    "MAX_ANSWER", "CallableEngine", "CommandEngine", "Engine", "EngineError", "PersistentEngine", "Unsupported",
+    "board_json", "check_result", "expand_cards", "make_engine", "parse_result",
+]  # fmt: skip
 
 DEFAULT_TIMEOUT = 30.0  # seconds per board; clingo on a small board takes well under one
-_SHOWN = 120  # characters of garbled output quoted in an error
-
-
-class EngineError(Exception):
-    """An engine failed or broke the protocol; str() is one line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(" ".join(message.split()))
-
-
-class Unsupported(Exception):
-    """The engine cannot represent this board: `{"unsupported": reason}` (or raised by a callable).
-
-    Not a failure: crosscheck and fuzz skip the board and count it under its reason."""
-
-    def __init__(self, reason: str) -> None:
-        self.reason = " ".join(str(reason).split()) or "unsupported"
-        super().__init__(self.reason)
+_CHUNK = 1 << 16  # bytes read from a pipe at a time
+_STDERR_KEPT = 1 << 14  # bytes of the end of a one-shot engine's stderr kept for its error
+_STDERR_LINE = 1 << 12  # bytes of one line of a persistent engine's stderr kept (20 lines)
+_TOO_LONG = object()  # a persistent engine's line over the answer limit: the reader stopped there
 
 
 class Engine(Protocol):
@@ -120,7 +124,8 @@ def _command(program: str) -> str:
 
 @dataclass
 class CallableEngine:
-    """A Python callable as an engine; its exceptions become EngineErrors."""
+    """A Python callable as an engine; its exceptions, and results that are not JSON or not the
+    contract, become EngineErrors."""
 
     name: str
     function: Callable[[Board], dict[str, Any] | Resolution]
@@ -129,47 +134,63 @@ class CallableEngine:
     def __call__(self, board: Board) -> dict[str, Any]:
         try:
             result = self.function(expand_cards(board) if self.expand else board)
+            if isinstance(result, Resolution):
+                result = result.to_json()
         except Unsupported:
             raise
         except Exception as err:  # noqa: BLE001 - any engine bug is reported, not raised through
-            raise EngineError(f"engine {self.name} failed on {board.source}: {type(err).__name__}: {err}") from None
-        if isinstance(result, Resolution):
-            result = result.to_json()
-        return check_result(result, self.name, board.source, board.ruleset)
+            raise EngineError(f"engine {self.name} failed on {board.source}: {_describe(err)}") from None
+        return check_result(result, self.name, board)
 
     def close(self) -> None:
         pass
 
 
+def _describe(err: BaseException) -> str:
+    """`Type: message`, short, even when the exception's own str() fails."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not replace the engine's error
+        text = "(its message cannot be shown)"
+    return shorten(f"{type(err).__name__}: {text[:_SHOWN * 4]}", _SHOWN * 2)
+
+
 @dataclass
 class CommandEngine:
-    """A command started once per board: board on stdin, result on stdout, exit code 0."""
+    """A command started once per board: board on stdin, result on stdout, exit code 0.
+
+    Its output is read on threads with a limit (`max_answer` bytes), so neither a silent nor a
+    torrential engine can hang riftasp or fill its memory."""
 
     argv: list[str]
     timeout: float = DEFAULT_TIMEOUT
     name: str = ""
     expand: bool = False
+    max_answer: int = MAX_ANSWER
 
     def __post_init__(self) -> None:
         self.name = self.name or shlex.join(self.argv)
 
     def __call__(self, board: Board) -> dict[str, Any]:
-        try:
-            done = subprocess.run(
-                self.argv, input=board_json(board, self.expand), capture_output=True, text=True,
-                timeout=self.timeout,
-            )  # fmt: skip
-        except FileNotFoundError:
-            raise EngineError(f"engine {self.name}: cannot start: no such command {self.argv[0]!r}") from None
-        except PermissionError:
-            raise EngineError(f"engine {self.name}: cannot start: {self.argv[0]!r} is not executable") from None
-        except subprocess.TimeoutExpired:
-            raise EngineError(f"engine {self.name} timed out after {self.timeout:g}s on {board.source}") from None
-        if done.returncode != 0:
+        process = _popen(self.argv, self.name)
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        output = _Capture(process.stdout, self.max_answer)
+        stderr = _Capture(process.stderr, _STDERR_KEPT, tail=True)
+        writer = _send(process.stdin, board_json(board, self.expand).encode(), close=True)
+        deadline = time.monotonic() + self.timeout
+        # Its output ends (or overflows) first, then it exits: both within the one timeout.
+        finished = output.wait(self.timeout) and (output.overflow or _exits(process, deadline - time.monotonic()))
+        _stop(process, [output, stderr, writer])
+        if not finished:
+            raise EngineError(f"engine {self.name} timed out after {self.timeout:g}s on {board.source}")
+        if output.overflow:
+            raise EngineError(f"engine {self.name} on {board.source}: output is larger than {size_text(self.max_answer)}")
+        if process.returncode != 0:
             raise EngineError(
-                f"engine {self.name} exited with code {done.returncode} on {board.source}{_tail(done.stderr)}"
+                f"engine {self.name} exited with code {process.returncode} on {board.source}{_tail(stderr.text())}"
             )
-        return check_result(parse_result(done.stdout, self.name, board.source), self.name, board.source, board.ruleset)
+        text = decode_answer(bytes(output.data), self.name, board.source)
+        return check_result(parse_result(text, self.name, board.source), self.name, board)
 
     def close(self) -> None:
         pass
@@ -181,35 +202,41 @@ class PersistentEngine:
 
     Its output is read on a thread so a silent engine times out instead of hanging riftasp;
     its stderr is drained on another (a full pipe would block it) and the tail kept for errors.
+    Boards are written on a thread of their own too: an engine that stops reading must not block
+    riftasp on a full pipe.
+
+    An answer belongs to a board only by its place in the line order, so wherever that order is
+    in doubt — a timeout, a line too long, a blank line, a line already waiting before a board is
+    sent, an answer that is no valid answer to its board — the process is stopped, and the next
+    board starts a new one. So does an engine that exited.
     """
 
     argv: list[str]
     timeout: float = DEFAULT_TIMEOUT
     name: str = ""
     expand: bool = False
+    max_answer: int = MAX_ANSWER
     _process: subprocess.Popen | None = field(default=None, repr=False)
-    _lines: queue.Queue = field(default_factory=queue.Queue, repr=False)
+    # Lists of lines, each list what one read of the pipe brought: lines that arrived together are
+    # seen together, so an extra line sent along with an answer is waiting by the next board.
+    _reads: queue.Queue = field(default_factory=queue.Queue, repr=False)
+    _lines: deque = field(default_factory=deque, repr=False)  # lines read but not yet taken
     _stderr: deque = field(default_factory=lambda: deque(maxlen=20), repr=False)
     _threads: list[threading.Thread] = field(default_factory=list, repr=False)
+    _previous: str | None = field(default=None, repr=False)  # the board last sent to this process
+    _writer: threading.Thread | None = field(default=None, repr=False)  # the last board's; the only one that can be stuck
 
     def __post_init__(self) -> None:
         self.name = self.name or shlex.join(self.argv)
 
     def _start(self) -> subprocess.Popen:
-        try:
-            process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1,
-            )  # fmt: skip
-        except FileNotFoundError:
-            raise EngineError(f"engine {self.name}: cannot start: no such command {self.argv[0]!r}") from None
-        except PermissionError:
-            raise EngineError(f"engine {self.name}: cannot start: {self.argv[0]!r} is not executable") from None
+        process = _popen(self.argv, self.name)
         assert process.stdout is not None and process.stderr is not None
-        self._lines, self._stderr = queue.Queue(), deque(maxlen=20)  # nothing from an earlier run
+        # All new: nothing from an earlier process can pass for this one's answer.
+        self._reads, self._lines, self._stderr, self._previous = queue.Queue(), deque(), deque(maxlen=20), None
         self._threads = [
-            threading.Thread(target=_pump, args=(process.stdout, self._lines.put), daemon=True),
-            threading.Thread(target=_pump, args=(process.stderr, self._stderr.append, False), daemon=True),
+            threading.Thread(target=_pump_answers, args=(process.stdout, self._reads.put, self.max_answer), daemon=True),
+            threading.Thread(target=_pump_stderr, args=(process.stderr, self._stderr.append), daemon=True),
         ]
         for thread in self._threads:
             thread.start()
@@ -220,14 +247,57 @@ class PersistentEngine:
         process = self._process or self._start()
         if process.poll() is not None:
             raise self._died(board, process)
+        self._no_line_waiting(board, process)
+        assert process.stdin is not None
+        self._writer = _send(process.stdin, (board_json(board, self.expand) + "\n").encode())
+        self._previous = board.source
+        line = self._next_line(board, process)
+        result = None
         try:
-            assert process.stdin is not None
-            process.stdin.write(board_json(board, self.expand) + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._died(board, process) from None
+            text = decode_answer(line, self.name, board.source)
+            if not text.strip():
+                # Maybe a stray newline before the real answer, which would then pass for the next
+                # board's.
+                raise EngineError(f"engine {self.name} on {board.source}: answered with an empty line; {_RESTART}")
+            result = parse_result(text, self.name, board.source)
+            return check_result(result, self.name, board)
+        except EngineError:
+            # An `{"error"}` answer is the protocol's own; anything else that is no answer to this
+            # board may be another board's (a second answer that came late): start afresh.
+            if not _reported(result):
+                self.close(kill=True)
+            raise
+
+    def _take(self, timeout: float | None) -> Any:
+        """The next line (bytes, None at the end of the output, or _TOO_LONG); waits up to
+        `timeout` seconds, or not at all when None. queue.Empty when there is none."""
+        if not self._lines:
+            batch = self._reads.get_nowait() if timeout is None else self._reads.get(timeout=timeout)
+            self._lines.extend(batch)
+        return self._lines.popleft()
+
+    def _no_line_waiting(self, board: Board, process: subprocess.Popen) -> None:
+        """A line already there before the board is sent is no answer to it: the engine answered
+        the board before more than once (or spoke unasked). Taken as this board's answer, it would
+        shift every answer after it by one."""
         try:
-            line = self._lines.get(timeout=self.timeout)
+            waiting = self._take(None)
+        except queue.Empty:
+            return
+        if waiting is None:  # its output ended after its last answer: it has exited
+            raise self._died(board, process)
+        self.close(kill=True)
+        shown = "a line longer than the answer limit" if waiting is _TOO_LONG else quote(_text(waiting))
+        if self._previous is None:
+            raise EngineError(f"engine {self.name} on {board.source}: it wrote {shown} before it was sent a board; {_RESTART}")
+        raise EngineError(
+            f"engine {self.name} on {board.source}: it answered the previous board ({self._previous}) more than once "
+            f"(another line, {shown}, was waiting before this board was sent); {_RESTART}"
+        )
+
+    def _next_line(self, board: Board, process: subprocess.Popen) -> bytes:
+        try:
+            line = self._take(self.timeout)
         except queue.Empty:
             # Its state is unknown now (half an answer may follow): stop it.
             self.close(kill=True)
@@ -237,9 +307,16 @@ class PersistentEngine:
             ) from None
         if line is None:  # end of its output: it exited (or closed stdout, which is as bad)
             raise self._died(board, process)
-        return check_result(parse_result(line, self.name, board.source), self.name, board.source, board.ruleset)
+        if line is _TOO_LONG:  # the rest of that line is still coming: only a new process is clean
+            self.close(kill=True)
+            raise EngineError(
+                f"engine {self.name} on {board.source}: its answer line is longer than {size_text(self.max_answer)}; "
+                f"{_RESTART}"
+            )
+        return line
 
     def _died(self, board: Board, process: subprocess.Popen) -> EngineError:
+        """The error for an engine that exited; the next board starts it again."""
         try:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -249,106 +326,173 @@ class PersistentEngine:
             thread.join(timeout=1)
         # Exiting cleanly after one board is what a one-shot engine does.
         hint = " (persistent mode: it must answer every line until EOF)" if process.returncode == 0 else ""
-        return EngineError(
-            f"engine {self.name} exited with code {process.returncode} on {board.source}{hint}"
-            f"{_tail(''.join(self._stderr))}"
-        )
+        tail = _tail(b"".join(self._stderr).decode("utf-8", "replace"))
+        self.close(kill=True)
+        return EngineError(f"engine {self.name} exited with code {process.returncode} on {board.source}{hint}{tail}")
 
     def close(self, kill: bool = False) -> None:
         process, self._process = self._process, None
         if process is None:
             return
-        if not kill and process.stdin is not None:
+        writing = self._writer is not None and self._writer.is_alive()  # then it stopped reading: no goodbye
+        if not kill and not writing and process.stdin is not None and process.poll() is None:
             try:
                 process.stdin.close()  # EOF: the protocol's way of saying goodbye
                 process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
+            except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        for thread in self._threads:
-            thread.join(timeout=1)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+        _stop(process, [*self._threads, *([self._writer] if self._writer else [])])
 
 
-def _pump(stream: Any, put: Callable[[Any], None], end: bool = True) -> None:
-    """Copy a stream's lines to `put`, then None for its end (when `end`)."""
+def _reported(result: Any) -> bool:
+    """Whether a parsed answer is the protocol's `{"error": ...}`."""
+    return isinstance(result, dict) and "error" in result and "objects" not in result
+
+
+_RESTART = "restarting it for the next board"
+
+
+def _popen(argv: list[str], name: str) -> subprocess.Popen:
+    """The engine's process with three byte pipes (riftasp decodes what it reads itself)."""
     try:
-        for line in stream:
-            put(line)
+        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except FileNotFoundError:
+        raise EngineError(f"engine {name}: cannot start: no such command {argv[0]!r}") from None
+    except PermissionError:
+        raise EngineError(f"engine {name}: cannot start: {argv[0]!r} is not executable") from None
+    except OSError as err:
+        raise EngineError(f"engine {name}: cannot start: {err.strerror or err}") from None
+
+
+def _exits(process: subprocess.Popen, timeout: float) -> bool:
+    """Whether the process exits within `timeout` seconds (its output has ended by now)."""
+    try:
+        process.wait(timeout=max(timeout, 0.0))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _stop(process: subprocess.Popen, helpers: list[Any]) -> None:
+    """Kill the process if it runs, reap it, and close its pipes once no helper thread uses them.
+
+    A helper still stuck on a pipe (a grandchild holds it open) is left to end on its own: closing
+    a stream under a reading thread could block on the stream's lock."""
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+    for helper in helpers:
+        helper.join(timeout=1)
+    if all(not helper.is_alive() for helper in helpers):
+        for stream in (process.stdin, process.stdout, process.stderr):
+            _close(stream)
+
+
+def _close(stream: IO[bytes] | None) -> None:
+    if stream is None:
+        return
+    try:
+        stream.close()
+    except (OSError, ValueError):  # a pipe the engine closed first: nothing left to flush
+        pass
+
+
+def _send(stream: IO[bytes], data: bytes, close: bool = False) -> threading.Thread:
+    """Write `data` on a thread (and close the stream after, when `close`); a dead engine's broken
+    pipe is noticed on its output, not here."""
+
+    def write() -> None:
+        try:
+            stream.write(data)
+            stream.flush()
+            if close:
+                stream.close()
+        except (OSError, ValueError):
+            pass
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+class _Capture:
+    """A stream read on a thread to its end: its first `limit` bytes (`overflow` when there were
+    more; reading stops there), or with `tail` its last `limit` bytes."""
+
+    def __init__(self, stream: IO[bytes], limit: int, tail: bool = False) -> None:
+        self.data = bytearray()
+        self.overflow = False
+        self._thread = threading.Thread(target=self._read, args=(stream, limit, tail), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: Any, limit: int, tail: bool) -> None:
+        try:
+            while chunk := stream.read1(_CHUNK):
+                self.data += chunk
+                if tail:
+                    del self.data[:-limit]
+                elif len(self.data) > limit:
+                    self.overflow = True
+                    return
+        except (OSError, ValueError):  # closed under us
+            pass
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the stream ended (or overflowed) within `timeout` seconds."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def text(self) -> str:
+        return bytes(self.data).decode("utf-8", "replace")
+
+
+def _pump_answers(stream: Any, put: Callable[[list[Any]], None], limit: int) -> None:
+    """Copy a stream's lines (bytes, the newline kept) to `put`, a list of the complete lines
+    each read brought, then [None] for its end. A line over `limit` bytes is `_TOO_LONG`, and
+    reading stops: the engine is stopped for it, and no more than `limit` bytes are held."""
+    pending = bytearray()
+    try:
+        while chunk := stream.read1(_CHUNK):
+            searched = len(pending)
+            pending += chunk
+            lines: list[Any] = []
+            cut = 0
+            # Only the new bytes are searched: a long line must not be scanned again and again.
+            while (end := pending.find(b"\n", max(searched, cut))) >= 0:
+                lines.append(bytes(pending[cut : end + 1]))
+                cut = end + 1
+            del pending[:cut]
+            long = next((i for i, line in enumerate(lines) if len(line) > limit + 1), None)
+            if long is not None or len(pending) > limit:
+                put([*lines[:long], _TOO_LONG])
+                return
+            if lines:
+                put(lines)
     except (OSError, ValueError):  # closed under us by close()
         pass
-    if end:
-        put(None)
+    put([bytes(pending), None] if pending else [None])  # a last line without its newline, then the end
+
+
+def _pump_stderr(stream: Any, put: Callable[[bytes], None]) -> None:
+    """Keep a stream's lines (each cut at _STDERR_LINE bytes) until its end."""
+    try:
+        while line := stream.readline(_STDERR_LINE):
+            put(line)
+    except (OSError, ValueError):
+        pass
+
+
+def _text(line: bytes) -> str:
+    return line.decode("utf-8", "replace").strip()
 
 
 def _tail(stderr: str) -> str:
+    """`: <the last line of stderr>`, short and printable, or nothing."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    return f": {lines[-1][:_SHOWN * 2]}" if lines else ""
-
-
-def parse_result(text: str, name: str, board: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        shown = text.strip()[:_SHOWN] or "(nothing)"
-        raise EngineError(f"engine {name} wrote invalid JSON on {board} ({err.msg}): {shown!r}") from None
-
-
-def check_result(result: Any, name: str, board: str, ruleset: Ruleset) -> dict[str, Any]:
-    """The result if it has the contract's shape for every compared characteristic of the
-    board's ruleset."""
-
-    def bad(where: str, message: str) -> EngineError:
-        return EngineError(f"engine {name} on {board}: output {where}: {message}")
-
-    if isinstance(result, dict) and set(result) == {"error"}:
-        raise EngineError(f"engine {name} reported an error on {board}: {result['error']}")
-    if isinstance(result, dict) and "unsupported" in result and "objects" not in result:
-        reason = result["unsupported"]
-        if not isinstance(reason, str) or not reason.strip():
-            raise bad("unsupported", f"expected a reason (a non-empty string), got {reason!r}"[:_SHOWN * 2])
-        raise Unsupported(reason)
-    if not isinstance(result, dict):
-        raise bad("top level", f"expected an object, got {_kind(result)}")
-    objects = result.get("objects")
-    if not isinstance(objects, dict):
-        raise bad("objects", "missing" if objects is None else f"expected an object, got {_kind(objects)}")
-    for oid, chars in objects.items():
-        where = f"objects.{oid}"
-        if not isinstance(chars, dict):
-            raise bad(where, f"expected an object, got {_kind(chars)}")
-        for key, ok, expected in _checks(ruleset):
-            if key not in chars:
-                raise bad(where, f"missing field {key!r}")
-            if not ok(chars[key]):
-                raise bad(f"{where}.{key}", f"expected {expected}, got {chars[key]!r}"[:_SHOWN * 2])
-    return result
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# What each kind of output field (specs.OUTPUT_KINDS) holds, and how an error says it.
-_KIND_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "value": (lambda v: v is None or isinstance(v, str), "a string or null"),
-    "number": (lambda v: v is None or _is_int(v), "an integer or null"),
-    "flag": (lambda v: isinstance(v, bool), "true or false"),
-    "set": (lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v), "a list of strings"),
-}
-_KEYWORDS_CHECK = (lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
-                   "an object of keyword -> integer")  # fmt: skip
-
-
-def _checks(ruleset: Ruleset) -> list[tuple[str, Callable[[Any], bool], str]]:
-    """(key, test, what it should be) for every compared characteristic, keywords last."""
-    own = [(f.key, *_KIND_CHECKS[f.kind]) for f in ruleset.output_fields if f.compared]
-    return own + [("keywords", *_KEYWORDS_CHECK)]
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
+    return f": {shorten(printable(lines[-1]), _SHOWN * 2)}" if lines else ""

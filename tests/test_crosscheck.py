@@ -245,18 +245,28 @@ def test_engine_that_cannot_start(board):
             make_engine("/no/such/engine --x", persistent=persistent)(board)
 
 
+def answer_file(tmp_path: Path, board) -> Path:
+    """The reference engine's answer to `board` in a file, for a scripted engine to give (an
+    answer must name every object of its board)."""
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps(make_engine("reference")(board)))
+    return path
+
+
 def test_persistent_engine_dying_midway(tmp_path, board):
-    body = "line = sys.stdin.readline()\nprint(json.dumps({'objects': {}}), flush=True)\nsys.exit(4)\n"
+    answer = answer_file(tmp_path, board)
+    body = f"line = sys.stdin.readline()\nprint(open({str(answer)!r}).read(), flush=True)\nsys.exit(4)\n"
     engine = make_engine(script(tmp_path, "once", body), persistent=True)
-    assert engine(board) == {"objects": {}}
+    assert engine(board) == json.loads(answer.read_text())
     with pytest.raises(EngineError, match="exited with code 4"):
         engine(board)
     engine.close()
 
 
 def test_persistent_engine_is_started_once(tmp_path, board):
-    body = ("import os\nfor line in sys.stdin:\n"
-            "    print(json.dumps({'objects': {}, 'pid': os.getpid()}), flush=True)\n")  # fmt: skip
+    answer = answer_file(tmp_path, board)
+    body = (f"import os\nANSWER = json.load(open({str(answer)!r}))\nfor line in sys.stdin:\n"
+            "    print(json.dumps({**ANSWER, 'pid': os.getpid()}), flush=True)\n")  # fmt: skip
     engine = make_engine(script(tmp_path, "pid", body), persistent=True)
     pids = {engine(board)["pid"] for _ in range(5)}
     engine.close()

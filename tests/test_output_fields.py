@@ -114,9 +114,10 @@ def test_a_made_up_ruleset_is_shown_compared_and_checked_by_its_fields(fake):
     found = compare("b", before.to_json(), after.to_json(), fake)
     assert [d.field for d in found] == ["power", "affinity", "keywords"]
     # An external engine's output is checked against the same fields.
-    check_result(after.to_json(), "e", "b", fake)
+    board = SimpleNamespace(source="b", ruleset=fake, objects=[SimpleNamespace(id="p1")])
+    check_result(after.to_json(), "e", board)
     with pytest.raises(EngineError, match="power: expected an integer or null"):
-        check_result({"objects": {"p1": after.to_json()["objects"]["p1"] | {"power": "2"}}}, "e", "b", fake)
+        check_result({"objects": {"p1": after.to_json()["objects"]["p1"] | {"power": "2"}}}, "e", board)
 
 
 def test_riftbound_s_words_are_its_fields_words():
