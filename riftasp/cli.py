@@ -205,6 +205,11 @@ def _engine(spec: str, persistent: bool, timeout: float, expand: bool = False):
         fail(str(err))
 
 
+JOBS_HELP = "Worker processes (default: this machine's cores); the results are the same for any number"
+SCHEDULER_HELP = "Run on a Dask cluster: the scheduler's address (pip install 'riftasp[cluster]'; docs/campaigns.md)"
+MAX_ENGINE_ERRORS_HELP = "Stop after the engine failed on this many boards (default: never; each is counted)"
+
+
 @app.command()
 def crosscheck(
     boards: list[Path] = typer.Argument(..., help="Board files or folders (searched for .json, .yaml, .lp)"),
@@ -214,56 +219,82 @@ def crosscheck(
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds the engine may take per board"),
     expand_cards: bool = typer.Option(False, "--expand-cards", help=EXPAND_HELP),
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
+    jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
+    riftasp_engine: str = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
+    max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
 ) -> None:
-    """Compare riftasp with another engine on board files; exit 0 when every supported board agrees."""
+    """Compare riftasp with another engine on board files.
+
+    Exit 0 every supported board agrees, 1 a disagreement, 2 bad input or engine errors only, 3 riftasp failed."""
+    from .board_io import board_to_dict
+    from .campaign.evaluate import BoardsTask, Sides, compare_dicts
     from .check import CampaignChecker
-    from .crosscheck import CrosscheckReport, check_board, found_files, not_a_board
-    from .engines import EngineError
+    from .crosscheck import BoardCheck, CrosscheckReport, found_files, not_a_board
     from .present import printable
     from .progress import make_progress
-    from .batch import Prefetching
-    from .rulesets import UnsupportedRuleset
-    from .solver import EncodingError
 
     positive(timeout, "--timeout")
+    if riftasp_engine not in ENGINES:
+        fail(f"--riftasp-engine: unknown engine {riftasp_engine!r}: choose one of {', '.join(ENGINES)}")
     found = found_files(boards)
     skipped = [(str(path), why) for path, named in found if not named and (why := not_a_board(path))]
     files = [path for path, named in found if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts
-    riftasp = Prefetching(loaded)  # riftasp's side in batches (riftasp/batch.py)
-    other = _engine(engine, persistent, timeout, expand_cards)
-    report = CrosscheckReport(other.name, [], skipped)
+    spec = _engine_spec(engine, persistent, timeout, expand_cards)
+    sides = Sides(spec, riftasp_engine, None if no_check else CampaignChecker(), explain=True)
+    # Boards travel to the workers as data, a few at a time (fixed groups: the same for any --jobs).
+    tasks = [BoardsTask(sides, tuple((b.source, board_to_dict(b)) for b in loaded[i:i + CROSSCHECK_GROUP]))
+             for i in range(0, len(loaded), CROSSCHECK_GROUP)]  # fmt: skip
+    report = CrosscheckReport(spec.command, [], skipped)
     progress = make_progress("crosscheck", len(loaded), as_json)
     for path, why in skipped:  # a warning line (with --json: a JSON-lines record)
         progress.event(f"{path}: skipped, {why}", event="skipped", file=path, reason=why)
+    runner = _runner(jobs, scheduler)
+    position = 0
     try:
         with progress:
-            for b in loaded:
-                check = check_board(b, other, riftasp, checker=None if no_check else CampaignChecker())
-                report.checks.append(check)
-                progress.update(agree=sum(c.agrees for c in report.checks), disagree=len(report.disagreeing),
-                                unsupported=len(report.checks) - len(report.supported))  # fmt: skip
-                progress.advance()
-    except EngineError as err:
+            results = runner.map(compare_dicts, tasks)
+            for outcomes in results:
+                for outcome in outcomes:
+                    board = loaded[position]
+                    position += 1
+                    check = BoardCheck(board.source, outcome.found, outcome.explains, outcome.applied)
+                    if outcome.status == "unsupported":
+                        check.unsupported = outcome.reason
+                    elif outcome.status == "engine_error":
+                        check.engine_error = outcome.reason
+                        progress.event(f"{board.source}: engine error: {outcome.reason}", event="engine_error",
+                                       file=board.source, error=outcome.reason)  # fmt: skip
+                    elif outcome.status == "riftasp_error":
+                        check.riftasp_error = outcome.reason
+                    report.checks.append(check)
+                    progress.update(file=board.source, agree=sum(c.agrees for c in report.checks),
+                                    disagree=len(report.disagreeing), unsupported=report.unsupported_count or None,
+                                    engine_errors=len(report.engine_errors) or None)  # fmt: skip
+                    progress.advance()
+                if max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors:
+                    progress.event(f"stopped: --max-engine-errors {max_engine_errors} reached", event="stopped")
+                    break
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
+    except _runner_errors() as err:
         fail(str(err))
-    except UnsupportedRuleset as err:  # riftasp's own side: a ruleset without ASP encoding
-        fail(f"ruleset: {err}")
-    except EncodingError as err:
-        fail(f"internal error in the encoding: {err}", code=3)
     finally:
-        other.close()
+        runner.close()
     if as_json:
         emit_json(report.to_json())
     else:
         typer.echo(printable(report.text(), keep_newlines=True))
-    raise typer.Exit(1 if report.disagreeing else 0)
+    if report.riftasp_errors:
+        raise typer.Exit(3)
+    raise typer.Exit(1 if report.disagreeing else 2 if report.engine_errors else 0)
 
 
-JOBS_HELP = "Worker processes (default: this machine's cores); the results are the same for any number"
-SCHEDULER_HELP = "Run on a Dask cluster: the scheduler's address (pip install 'riftasp[cluster]'; docs/campaigns.md)"
-MAX_ENGINE_ERRORS_HELP = "Stop after the engine failed on this many boards (default: never; each is counted)"
+CROSSCHECK_GROUP = 8  # board files per task
 
 
 @app.command()

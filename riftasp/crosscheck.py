@@ -79,10 +79,12 @@ class BoardCheck:
     explains: dict[str, str] = field(default_factory=dict)
     applied: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     unsupported: str | None = None  # the engine's reason, when it could not represent the board
+    engine_error: str | None = None  # what the engine did instead of answering (one line)
+    riftasp_error: str | None = None  # riftasp's own failure on the board (a bug: exit code 3)
 
     @property
     def supported(self) -> bool:
-        return self.unsupported is None
+        return self.unsupported is None and self.engine_error is None and self.riftasp_error is None
 
     @property
     def agrees(self) -> bool:
@@ -107,6 +109,18 @@ class CrosscheckReport:
     def unsupported_reasons(self) -> dict[str, int]:
         return dict(Counter(c.unsupported for c in self.checks if c.unsupported is not None).most_common())
 
+    @property
+    def engine_errors(self) -> list[BoardCheck]:
+        return [c for c in self.checks if c.engine_error is not None]
+
+    @property
+    def riftasp_errors(self) -> list[BoardCheck]:
+        return [c for c in self.checks if c.riftasp_error is not None]
+
+    @property
+    def unsupported_count(self) -> int:
+        return sum(c.unsupported is not None for c in self.checks)
+
     def to_json(self) -> dict[str, Any]:
         supported = len(self.supported)
         return {
@@ -115,9 +129,12 @@ class CrosscheckReport:
             "supported": supported,
             "agree": supported - len(self.disagreeing),
             "disagree": len(self.disagreeing),
-            "unsupported": len(self.checks) - supported,
+            "unsupported": self.unsupported_count,
             "unsupported_reasons": self.unsupported_reasons,
-            "unsupported_boards": [{"board": c.board, "reason": c.unsupported} for c in self.checks if not c.supported],
+            "unsupported_boards": [{"board": c.board, "reason": c.unsupported} for c in self.checks
+                                   if c.unsupported is not None],
+            "engine_errors": [{"board": c.board, "error": c.engine_error} for c in self.engine_errors],
+            "riftasp_errors": [{"board": c.board, "error": c.riftasp_error} for c in self.riftasp_errors],
             "skipped": [{"file": f, "reason": why} for f, why in self.skipped],
             "disagreements": [
                 d.to_json() | {"explain": c.explains.get(d.object, ""), "applied": c.applied.get(d.object, [])}
@@ -131,6 +148,11 @@ class CrosscheckReport:
         for check in self.disagreeing:
             lines.append(f"{check.board}: disagreement")
             lines.extend(findings_text(check.disagreements, check.explains, indent="  "))
+        for check in self.checks:
+            if check.engine_error is not None:
+                lines.append(f"{check.board}: engine error: {check.engine_error}")
+            if check.riftasp_error is not None:
+                lines.append(f"{check.board}: riftasp error: {check.riftasp_error}")
         lines.append(self.summary())
         return "\n".join(lines)
 
@@ -138,11 +160,16 @@ class CrosscheckReport:
         supported = len(self.supported)
         agree = supported - len(self.disagreeing)
         line = f"{plural(len(self.checks), 'board')}: "
-        unsupported = len(self.checks) - supported
-        if unsupported:
-            reasons = "; ".join(f"{why}: {n}" for why, n in self.unsupported_reasons.items())
-            line += f"{supported} supported ({agree} agree, {len(self.disagreeing)} disagree), " \
-                    f"{unsupported} unsupported ({reasons})"  # fmt: skip
+        unsupported = self.unsupported_count
+        if supported < len(self.checks):
+            line += f"{supported} supported ({agree} agree, {len(self.disagreeing)} disagree)"
+            if unsupported:
+                reasons = "; ".join(f"{why}: {n}" for why, n in self.unsupported_reasons.items())
+                line += f", {unsupported} unsupported ({reasons})"
+            if self.engine_errors:
+                line += f", {plural(len(self.engine_errors), 'engine error')}"
+            if self.riftasp_errors:
+                line += f", {plural(len(self.riftasp_errors), 'riftasp error')}"
         else:
             line += f"{agree} agree, {len(self.disagreeing)} disagree"
         return line + f" (riftasp vs {self.engine})"
