@@ -19,6 +19,10 @@ settings.load_profile("explore" if os.environ.get("RIFTASP_EXPLORE") == "1" else
 from riftasp.board_io import load_board  # noqa: E402 (after the profiles, as before)
 from riftasp.result import Resolution  # noqa: E402
 
+# `dask_scheduler`: the address of a real local Dask cluster for a module's tests (tests/cluster.py;
+# `local_cluster()` there for a cluster of one's own).
+from cluster import dask_scheduler  # noqa: E402, F401
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "riftbound"
 # The example boards (their stored golden outputs, NAME*.expected.json, beside them are not boards).
