@@ -268,9 +268,8 @@ class _Campaign:
             results = self.chunk_results(ids, strategy, ruleset, profile, count)
             try:
                 for result in results:
-                    failing += self.take(result)
-                    if max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors:
-                        report.stopped = f"--max-engine-errors {max_engine_errors} reached"
+                    failing += self.take(result, max_engine_errors)
+                    if report.stopped:
                         break
                     if self.expired():
                         report.timed_out = True
@@ -343,10 +342,14 @@ class _Campaign:
             if close is not None:
                 close()
 
-    def take(self, result: ChunkResult) -> list[tuple[str, dict[str, Any], Found]]:
-        """Count a chunk's outcomes; its failing boards (source, board, findings), in order."""
+    def take(self, result: ChunkResult, max_engine_errors: int | None = None) -> list[tuple[str, dict[str, Any], Found]]:
+        """Count a chunk's outcomes; its failing boards (source, board, findings), in order. The
+        run stops at the board that brings the engine errors to `max_engine_errors`."""
         report, failing = self.report, []
         for index, (outcome, data) in enumerate(zip(result.outcomes, result.boards)):
+            if max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors:
+                report.stopped = f"--max-engine-errors {max_engine_errors} reached"
+                break
             report.generated += 1
             source = f"<fuzz seed {report.seed} chunk {result.chunk} board {index}>"
             if outcome.status == UNSUPPORTED:
@@ -354,20 +357,22 @@ class _Campaign:
             elif outcome.status == ENGINE_ERROR:
                 assert data is not None
                 report.engine_errors.append(FuzzFailure("engine", outcome.reason, data))
-                self.progress.event(outcome.reason, event="engine_error", board=source, time=_now())
+                self.progress.event(outcome.reason, event="engine_error", board=source)
             elif outcome.status == RIFTASP_ERROR:
                 assert data is not None
                 report.riftasp_errors.append(FuzzFailure("riftasp", outcome.reason, data))
-                self.progress.event(outcome.reason, event="riftasp_error", board=source, time=_now())
+                self.progress.event(outcome.reason, event="riftasp_error", board=source)
             else:
                 report.supported += 1
                 if outcome.found:
                     assert data is not None
                     report.failing_boards += 1
                     failing.append((source, data, outcome.found))
+        if max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors:
+            report.stopped = f"--max-engine-errors {max_engine_errors} reached"
         self.progress.update(unsupported=sum(report.unsupported.values()) or None,
                              engine_errors=len(report.engine_errors) or None, failing=report.failing_boards or None)  # fmt: skip
-        self.progress.advance(len(result.outcomes))
+        self.progress.advance(index + 1 if result.outcomes else 0)
         return failing
 
     # ---- shrinking, identities ----
@@ -480,7 +485,7 @@ class _Campaign:
             self.progress.event(_found_text(finding), event="found", identity=finding.identity,
                                 known=finding.known, signature=finding.signature.to_json() if finding.signature else None,
                                 seed=self.report.seed, board=finding.first_board, objects=len(finding.board["objects"]),
-                                disagreements=[d.to_json() for d in finding.disagreements], time=_now())  # fmt: skip
+                                disagreements=[d.to_json() for d in finding.disagreements])  # fmt: skip
             if self.on_found:
                 self.on_found(finding)
 
@@ -497,12 +502,6 @@ def _kinds(found: Found) -> frozenset[str]:
 
 def _key(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def _now() -> str:
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _explains(board: dict[str, Any], found: Found, resolve: Callable[[Board], Resolution] | None) -> dict[str, str]:

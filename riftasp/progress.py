@@ -4,7 +4,7 @@
   the command prints meanwhile (`event`) appear above it.
 - With `--json`: JSON-lines records, one object per line, so a script (or a person watching a
   log) sees the command is alive:
-      {"progress": "fuzz", "done": 40, "total": 200, "seconds": 3.1, "found": 1, "unsupported": 7}
+      {"progress": "fuzz", "done": 40, "total": 200, "seconds": 3.1, "time": "2026-12-07T20:01:02+00:00", "found": 1}
       {"progress": "fuzz", "event": "found", "signature": {...}, ...}
       {"progress": "fuzz", "done": 200, "total": 200, "seconds": 14.8, ..., "finished": true}
   A record at the start, then at most one every `INTERVAL` seconds, and one at the end.
@@ -68,7 +68,7 @@ class JsonLinesProgress(Progress):
     def _record(self, **extra: Any) -> None:
         self.last = time.monotonic()
         self._write({"progress": self.command, "done": self.done, "total": self.total,
-                     "seconds": round(self.last - self.start, 2),
+                     "seconds": round(self.last - self.start, 2), "time": _now(),
                      **{k: v for k, v in self.fields.items() if v is not None}, **extra})  # fmt: skip
 
     def _maybe(self) -> None:
@@ -84,7 +84,7 @@ class JsonLinesProgress(Progress):
         self._maybe()  # a long shrink, with no board done, still shows it is alive
 
     def event(self, text: str, **data: Any) -> None:
-        self._write({"progress": self.command, "event": data.pop("event", "note"), "text": text, **data})
+        self._write({"progress": self.command, "event": data.pop("event", "note"), "text": text, "time": _now(), **data})
 
     def close(self) -> None:
         if not self.closed:
@@ -124,6 +124,13 @@ class BarProgress(Progress):
 
     def close(self) -> None:
         self.bar.stop()
+
+
+def _now() -> str:
+    """The wall-clock time of a record, so a log of a long run says when each thing happened."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def make_progress(command: str, total: int | None, as_json: bool, stream: IO[str] | None = None) -> Progress:

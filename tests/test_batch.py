@@ -90,17 +90,24 @@ def test_resolve_takes_several_boards_and_prints_json_lines(tmp_path):
         assert line == {"board": str(path), **alone}
 
 
-def test_fuzzing_resolves_the_boards_it_draws_in_batches():
-    # The dry run foretells hypothesis's draws: without a disagreement no board is resolved alone.
-    from riftasp.batch import Prefetching
+def test_fuzzing_resolves_the_boards_it_draws_in_batches(monkeypatch):
+    # riftasp's side of a fuzz chunk is one resolve_many call (riftasp/campaign/evaluate.py).
+    import riftasp.batch as batch
     from riftasp.engines import make_engine
-    from riftasp.fuzz import fuzz
+    from riftasp.fuzz import CHUNK, fuzz
 
-    riftasp = Prefetching()
-    engine = make_engine("reference")
-    report = fuzz(engine, seed=11, count=20, riftasp=riftasp)
-    assert (report.generated, len(report.counterexamples)) == (20, 0)
-    assert riftasp.alone == 0 and len(riftasp.done) >= 15
+    calls = []
+    original = batch.resolve_many
+
+    def counted(boards, *args, **kwargs):
+        boards = list(boards)
+        calls.append(len(boards))
+        return original(boards, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "resolve_many", counted)
+    report = fuzz(make_engine("reference"), seed=11, count=CHUNK + 5, riftasp="asp")
+    assert (report.generated, len(report.counterexamples)) == (CHUNK + 5, 0)
+    assert calls == [CHUNK, 5]
 
 
 def test_a_ruleset_s_own_object_references_are_prefixed_too():

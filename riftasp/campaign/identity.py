@@ -45,10 +45,10 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
 
 def canonical_with_names(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """(the canonical board, each old object id -> its canonical name)."""
-    data = _named(board_to_dict(board_from_dict(data)))
+    data = board_to_dict(board_from_dict(data))
     ids = _ids(data)
     players = [p for p in data.get("players", ()) if isinstance(p, str)]
-    masked = _Renamer({i: _MASK for i in ids} | {p: _MASK for p in players})
+    masked = _Masked({i: _MASK for i in ids} | {p: _MASK for p in players})
     ranked = _ranked_times(data)
     objects = sorted(ranked["objects"], key=lambda o: _key(masked(_listed(o, masked))))
     names = {o["id"]: f"o{n}" for n, o in enumerate(objects, 1)}
@@ -75,7 +75,7 @@ def canonical_with_names(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str
     out["objects"] = [rename(_listed(o, masked)) for o in objects]
     if "effects" in ranked:
         out["effects"] = sorted((rename(e) for e in ranked["effects"]), key=lambda e: e["id"])
-    return out, names
+    return _named(out), names
 
 
 def identity(data: dict[str, Any], found: Iterable[Any]) -> str:
@@ -115,7 +115,7 @@ def _ids(data: dict[str, Any]) -> list[str]:
     return ids
 
 
-def _listed(obj: dict[str, Any], masked: _Renamer) -> dict[str, Any]:
+def _listed(obj: dict[str, Any], masked: _Masked) -> dict[str, Any]:
     """The object with its text in content order (its ids masked for the ordering only)."""
     out = dict(obj)
     for key in _TEXT_KEYS:
@@ -156,6 +156,20 @@ def _ranked_times(data: dict[str, Any]) -> dict[str, Any]:
 
     out: dict[str, Any] = ranked(data)
     return out
+
+
+class _Masked:
+    """Ids and players masked, and the free names (NAME_KEYS) too: what orders the listing."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.ids = _Renamer(names)
+
+    def __call__(self, node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: _MASK if k in NAME_KEYS else self(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [self(item) for item in node]
+        return self.ids(node)
 
 
 class _Renamer:

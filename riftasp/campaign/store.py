@@ -53,10 +53,10 @@ class CampaignStore:
         if changed:
             raise StoreError(f"{described}: --resume: the campaign had other parameters "
                              f"({', '.join(f'{k}: {before.get(k)!r} then, {parameters.get(k)!r} now' for k in changed)})")
-        for record in _records(self.folder / CHUNKS_FILE):
+        for record in _complete(self.folder / CHUNKS_FILE):
             result = _chunk_from_json(record)
             self.chunks[result.chunk] = result
-        for record in _records(self.folder / SHRUNK_FILE):
+        for record in _complete(self.folder / SHRUNK_FILE):
             self.shrunk_boards[record["key"]] = (record["board"], found_from_json(record["found"]))
 
     def chunk(self, chunk: int) -> ChunkResult | None:
@@ -83,8 +83,9 @@ def _append(stream: IO[str], record: dict[str, Any]) -> None:
     stream.flush()
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
-    """The complete records of a JSON-lines file (a last line cut short is dropped)."""
+def _complete(path: Path) -> list[dict[str, Any]]:
+    """The complete records of a JSON-lines file; the file is written back without the line an
+    interruption cut short, so what is appended next starts on a line of its own."""
     if not path.is_file():
         return []
     out = []
@@ -93,6 +94,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
             out.append(json.loads(line))
         except json.JSONDecodeError:
             break
+    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in out), encoding="utf-8")
     return out
 
 
