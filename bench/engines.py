@@ -1,5 +1,5 @@
 """Boards per second for the ASP resolver (board by board, and in batches with
-riftasp.batch.resolve_many) and the reference engine on one generated corpus.
+riftasp.batch.resolve_all) and the reference engine on one generated corpus.
 
 Both engines resolve the same boards in the same process run, interleaved board by board (so a
 change in machine load affects both alike); the figure that travels between machines is the
@@ -52,7 +52,7 @@ def block_corpus(count: int, objects: int) -> list[dict[str, Any]]:
 
 
 def measure(corpus: list[dict[str, Any]]) -> dict[str, Any]:
-    from riftasp.batch import resolve_many
+    from riftasp.batch import resolve_all
     from riftasp.board_io import board_from_dict
     from riftasp.reference import resolve as reference
     from riftasp.resolve import resolve as asp
@@ -70,7 +70,7 @@ def measure(corpus: list[dict[str, Any]]) -> dict[str, Any]:
             cpu[name] += time.process_time() - start_cpu
     # The same boards in batches (riftasp.batch), timed on their own after the interleaved run.
     start, start_cpu = time.perf_counter(), time.process_time()
-    resolve_many(boards)
+    resolve_all(boards)
     seconds["asp_batched"] = time.perf_counter() - start
     cpu["asp_batched"] = time.process_time() - start_cpu
     rate = {name: len(boards) / s for name, s in seconds.items()}

@@ -1,5 +1,7 @@
-"""Many boards in one program: `resolve_many(boards) -> [Resolution]`, identical to resolving
-each board alone, at a fraction of the cost per board.
+"""Many boards in one program: `resolve_many(boards) -> [Resolution | ResolveFailure]`, each
+board's answer identical to resolving it alone, at a fraction of the cost per board; a board
+that fails has a ResolveFailure (riftasp/failure.py) in its place and costs the others nothing
+but time (issue 39). `resolve_all(boards) -> [Resolution]` raises the first failure instead.
 
 Small boards spend most of their time in clingo's fixed costs (loading and grounding the
 encoding, a ground call per step). A batch pays them once: each board's object and effect ids
@@ -8,10 +10,17 @@ objects and ongoing effects are put in scope K (`in_scope/2`, encodings/core/ins
 filter reaches only its own board), and the shown atoms are split by board again and the
 prefixes removed before decoding. Boards of one batch share the ruleset and the settings (the
 encoding reads them as global facts), so boards are grouped by those first.
+
+A batch that fails (an EncodingError, an unsupported ruleset, the time limit) fails for all its
+boards at once, so its boards are tried again: its largest board alone, the others as one batch
+or in about √n parts, and the boards of a part that fails too, alone (`_isolate`): each failure
+is then the failing board's own, as resolving it alone gives it, and the others keep their
+answers.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import overload
@@ -20,6 +29,7 @@ import clingo
 
 from .decode import Atom, Memo, Term, Withdrawn, atoms, decode_atoms, withdrawn_terms
 from .facts import board_facts
+from .failure import ResolveFailure
 from .kinds import OBJECT_ID
 from .model import SYMBOLIC_REFS, Board, Effect, GameObject, Target
 from .result import Resolution
@@ -35,37 +45,133 @@ from .terms import quote
 BATCH_SIZE = 1000
 BATCH_OBJECTS = 5000
 
+# What resolve_many gives for one board.
+Outcome = Resolution | ResolveFailure
+# Told of each calculation before it starts: the boards of a batch, or one board alone.
+Starting = Callable[[list[Board]], None]
+
 
 def resolve_many(
     boards: Iterable[Board], batch_size: int = BATCH_SIZE, time_limit: float | None = None
+) -> list[Outcome]:
+    """Each board's Resolution, in order, as `riftasp.resolve.resolve` gives it, or in the place
+    of a board that failed, a ResolveFailure (what went wrong, and `error()`: the exception
+    riftasp raises for it).
+
+    `time_limit` (seconds) applies to each board, as in `resolve`: a batch runs in a worker
+    process killed when the limit runs out (a batch answered within one board's limit answers
+    each of its boards within it: it does at least each one's work); a batch stopped is tried
+    again as a failed batch is (`_isolate`: its largest board alone, the others in parts, the
+    boards of a part stopped too alone), each calculation with the limit, so that the board too
+    slow has a ResolveFailure of kind "time_limit" and the others their answers."""
+    return list(resolve_each(boards, batch_size, time_limit))
+
+
+def resolve_all(
+    boards: Iterable[Board], batch_size: int = BATCH_SIZE, time_limit: float | None = None
 ) -> list[Resolution]:
-    """Each board's Resolution, in order, as `riftasp.resolve.resolve` gives it. `time_limit`
-    (seconds) applies to each board, as in `resolve`: they are resolved one at a time, each in a
-    worker process killed at the limit, and TimeLimitExceeded names the board that was stopped."""
+    """Every board's Resolution, in order, or the exception of the first board that failed
+    (TimeLimitExceeded names it) — for callers that need every answer or none."""
+    resolutions = []
+    for outcome in resolve_each(boards, batch_size, time_limit):
+        if isinstance(outcome, ResolveFailure):
+            raise outcome.error()
+        resolutions.append(outcome)
+    return resolutions
+
+
+def resolve_each(
+    boards: Iterable[Board], batch_size: int = BATCH_SIZE, time_limit: float | None = None,
+    starting: Starting | None = None,
+) -> Iterator[Outcome]:
+    """resolve_many's entries one by one, in order, each as soon as it and the boards before it
+    are settled (`riftasp resolve FOLDER` prints them as they come); `starting(boards)` is told
+    of each calculation before it starts (a progress display)."""
     boards = list(boards)
-    if time_limit is not None:
-        return [_resolve_one_within(board, time_limit) for board in boards]
-    results: list[Resolution | None] = [None] * len(boards)
+    settled: dict[int, Outcome] = {}
+    given = 0
     for positions in _batches(boards, batch_size):
-        for position, resolution in zip(positions, _resolve_batch([boards[i] for i in positions], time_limit)):
-            results[position] = resolution
-    return results  # type: ignore[return-value]
+        outcomes = _settle([boards[i] for i in positions], time_limit, starting or _nothing)
+        settled.update(zip(positions, outcomes))
+        while given in settled:  # (batches are grouped by ruleset: positions come out of order)
+            yield settled.pop(given)
+            given += 1
 
 
-def _resolve_one_within(board: Board, time_limit: float) -> Resolution:
-    from .limits import TimeLimitExceeded
+def _nothing(boards: list[Board]) -> None:
+    pass
+
+
+def _settle(boards: list[Board], time_limit: float | None, starting: Starting, split: bool = True) -> list[Outcome]:
+    """Each board's outcome: the batch's answers, or where the batch fails, what `_isolate`
+    finds (`split`), or each board alone."""
+    # One board with a time limit: at once as `resolve` does it (a batch of one would only be
+    # stopped first, at the same limit).
+    if len(boards) > 1 or (split and time_limit is None):
+        try:
+            return _answers(boards, time_limit, starting)
+        except Exception:  # noqa: BLE001 - one of the boards failed: which one, is found below
+            pass
+    if not split or len(boards) <= 2:
+        return [_alone(board, time_limit, starting) for board in boards]
+    return _isolate(boards, time_limit, starting)
+
+
+def _isolate(boards: list[Board], time_limit: float | None, starting: Starting) -> list[Outcome]:
+    """A failed batch's outcomes. Its largest board alone first (a board too slow for the limit
+    is most often the largest); when that one fails, the others as one batch again (it was
+    likely the only one); else, or when they fail too, the others in parts of ⌈√n⌉, and the
+    boards of a part that fails, alone. What one bad board costs the others is bounded: √n
+    batches and √n boards alone (√n ≈ 32 for a batch of 1,000); a slow board is stopped twice
+    when it is the largest (the batch, itself), else three times (the batch, its part, itself)."""
+    largest = max(range(len(boards)), key=lambda i: _size(boards[i]))
+    others = [i for i in range(len(boards)) if i != largest]
+    settled = {largest: _alone(boards[largest], time_limit, starting)}
+    if isinstance(settled[largest], ResolveFailure):
+        try:
+            settled.update(zip(others, _answers([boards[i] for i in others], time_limit, starting)))
+            return [settled[i] for i in range(len(boards))]
+        except Exception:  # noqa: BLE001 - another board failed too: in parts
+            pass
+    size = math.isqrt(len(others) - 1) + 1
+    for part in (others[k:k + size] for k in range(0, len(others), size)):
+        settled.update(zip(part, _settle([boards[i] for i in part], time_limit, starting, split=False)))
+    return [settled[i] for i in range(len(boards))]
+
+
+def _size(board: Board) -> int:
+    return len(board.effects) + sum(1 + len(o.rules_text) + len(o.effect_text) for o in board.objects)
+
+
+def _answers(boards: list[Board], time_limit: float | None, starting: Starting) -> list[Outcome]:
+    """The boards' Resolutions as one batch (raising what the batch raised)."""
+    starting(boards)
+    if time_limit is None:
+        return [*_resolve_batch(boards)]
+    from .watchdog import run_within
+
+    # In a worker killed at the limit (one ground call is never interrupted otherwise), for the
+    # whole batch: a batch answered within one board's limit answered each of its boards within
+    # it (it does at least each one's work).
+    return [*run_within(time_limit, _resolve_batch, boards, time_limit)]
+
+
+def _alone(board: Board, time_limit: float | None, starting: Starting) -> Outcome:
+    """The board as `resolve` resolves it, or the failure of what it raised."""
     from .resolve import resolve
 
+    starting([board])
     try:
         return resolve(board, time_limit=time_limit)
-    except TimeLimitExceeded as err:
-        raise TimeLimitExceeded(err.seconds, board.source) from None
+    except Exception as err:  # noqa: BLE001 - every failure is the board's, reported in its place
+        return ResolveFailure.of(board.source, err)
 
 
 class Prefetching:
     """riftasp's resolution of boards asked for one at a time: the first request for a queued
     board resolves it with the queued boards after it, `batch_size` at a time. Answers are kept
-    by board (boards are frozen dataclasses), so a board asked for again costs nothing.
+    by board (boards are frozen dataclasses), so a board asked for again costs nothing; a board
+    that failed raises its own exception each time it is asked for.
 
     crosscheck queues its board files. fuzz cannot know a hypothesis run's boards before it
     draws them, so it gives a `foretell(n)` that returns the first n boards the run will draw:
@@ -79,6 +185,7 @@ class Prefetching:
     def __init__(self, boards: Iterable[Board] = (), batch_size: int = BATCH_SIZE) -> None:
         self.batch_size = batch_size
         self.done: dict[Board, Resolution] = {}
+        self.failed: dict[Board, ResolveFailure] = {}
         self.alone = 0  # boards that were not queued (each resolved in a program of its own)
         self.queue: list[Board] = []
         self.position: dict[Board, int] = {}
@@ -98,17 +205,25 @@ class Prefetching:
 
     def __call__(self, board: Board) -> Resolution:
         self.asked += 1
-        if board not in self.done:
+        if not self._settled(board):
             if board not in self.position and self.foretell is not None:
                 self.enqueue(self.foretell(max(self.FIRST_WINDOW, 2 * self.asked)))
             start = self.position.get(board)
             self.alone += start is None
             chunk = [board] if start is None else [
-                b for b in self.queue[start:start + self.batch_size] if b not in self.done
+                b for b in self.queue[start:start + self.batch_size] if not self._settled(b)
             ]
-            for b, resolution in zip(chunk, resolve_many(chunk, self.batch_size)):
-                self.done[b] = resolution
+            for b, outcome in zip(chunk, resolve_many(chunk, self.batch_size)):
+                if isinstance(outcome, ResolveFailure):
+                    self.failed[b] = outcome
+                else:
+                    self.done[b] = outcome
+        if board in self.failed:
+            raise self.failed[board].error()
         return self.done[board]
+
+    def _settled(self, board: Board) -> bool:
+        return board in self.done or board in self.failed
 
 
 def _batches(boards: Sequence[Board], size: int) -> Iterator[list[int]]:
@@ -277,4 +392,5 @@ class _Splitter:
         )
 
 
-__all__ = ["BATCH_SIZE", "Prefetching", "prefixed", "renamed", "resolve_many"]
+__all__ = ["BATCH_SIZE", "Outcome", "Prefetching", "ResolveFailure", "prefixed", "renamed", "resolve_all",
+           "resolve_each", "resolve_many"]

@@ -53,7 +53,12 @@ def resolve(
     engine: str = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
-    """Every object's current characteristics, for one board or many (resolved in batches)."""
+    """Every object's current characteristics, for one board or many (resolved in batches).
+
+    Of many boards, one that cannot be read or resolved (or reaches --time-limit) gets one line on
+    stderr (with --json also {"board", "error", "kind"} in its place on stdout), the others their
+    answers, and the exit code is 2.
+    """
     resolve_boards(boards, as_json, engine, time_limit)
 
 

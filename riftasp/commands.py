@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
+    from .failure import ResolveFailure
     from .model import Board
+    from .progress import Progress
     from .result import Resolution
 
 ENGINES = ("asp", "reference")
@@ -70,24 +72,37 @@ def engine_for(name: str) -> Callable[[Board], Resolution]:
 
 
 def run_engine(board: Board, engine: str, time_limit: float | None = None) -> Resolution:
+    from .failure import ResolveFailure
     from .limits import TimeLimitExceeded
     from .rulesets import UnsupportedRuleset
     from .solver import EncodingError
 
-    resolve = engine_for(engine)
     try:
-        if engine == "asp":  # checks its limit between ground calls
-            from .resolve import resolve as resolve_asp
+        return _resolved(board, engine, time_limit)
+    except (EncodingError, TimeLimitExceeded, UnsupportedRuleset) as err:
+        failure = ResolveFailure.of(board.source, err)
+        fail(failure_line(failure, engine), code=failure.exit_code)
 
-            return resolve_asp(board, time_limit=time_limit)
-        with _alarm(time_limit):  # plain Python: interrupted by a signal
-            return resolve(board)
-    except EncodingError as err:
-        fail(f"{board.source}: internal error in the encoding: {err}", code=INTERNAL_ERROR)
-    except TimeLimitExceeded as err:
-        fail(f"{board.source}: --time-limit: {err} ({engine} engine)", code=TIME_LIMIT)
-    except UnsupportedRuleset as err:
-        fail(f"{board.source}: ruleset: {err}")
+
+def _resolved(board: Board, engine: str, time_limit: float | None) -> Resolution:
+    resolve = engine_for(engine)
+    if engine == "asp":  # in a worker process killed at the limit (riftasp/watchdog.py)
+        from .resolve import resolve as resolve_asp
+
+        return resolve_asp(board, time_limit=time_limit)
+    with _alarm(time_limit):  # plain Python: interrupted by a signal
+        return resolve(board)
+
+
+def failure_line(failure: ResolveFailure, engine: str) -> str:
+    """The command's one line for a board that failed: the failure's message, and for a time
+    limit, the option and the engine that was stopped."""
+    from .limits import TimeLimitExceeded
+
+    err = failure.error()
+    if isinstance(err, TimeLimitExceeded):
+        return f"{failure.board}: --time-limit: stopped at the time limit of {err.seconds:g} s ({engine} engine)"
+    return failure.message
 
 
 @contextmanager
@@ -136,32 +151,88 @@ def resolve_boards(boards: list[Path], as_json: bool, engine: str, time_limit: f
     files = board_files(boards)
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
-    loaded = [load(path) for path in files]
-    for board, res in zip(loaded, run_many(loaded, engine, time_limit)):
-        if as_json:  # one line per board, its file first
-            echo(json.dumps({"board": board.source, **res.to_json()}))
-        else:
-            echo(f"== {board.source}\n{resolution_text(res)}\n")
+    if not resolve_files(files, as_json, engine, time_limit):
+        raise SystemExit(BAD_INPUT)
 
 
-def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list[Resolution]:
-    """Several boards: the ASP resolver takes them in batches (riftasp.batch)."""
-    if engine != "asp":
-        return [run_engine(board, engine, time_limit) for board in boards]
-    from .batch import resolve_many
-    from .limits import TimeLimitExceeded
-    from .rulesets import UnsupportedRuleset
-    from .solver import EncodingError
+def resolve_files(files: list[Path], as_json: bool, engine: str, time_limit: float | None) -> bool:
+    """Each file's answer in order, or in the place of a board that could not be read or
+    resolved, one line on stderr (with --json also `{"board", "error", "kind"}` on stdout); the
+    others go on. Progress on stderr (riftasp/progress.py). Whether every board was answered."""
+    from .failure import ResolveFailure
+    from .progress import make_progress
+
+    loaded = [_load_or_failure(path) for path in files]
+    boards = [b for b in loaded if not isinstance(b, ResolveFailure)]
+    answered = True
+    with make_progress("resolve", len(files), as_json) as progress:
+        def starting(calculation: list[Board]) -> None:  # the file (and batch) being resolved
+            together = len(calculation)
+            progress.update(file=calculation[0].source, batch=together if together > 1 else None)
+
+        outcomes = run_many(boards, engine, time_limit, starting)
+        for item in loaded:
+            outcome: Resolution | ResolveFailure
+            if isinstance(item, ResolveFailure):  # a board that could not be read
+                source, outcome = item.board, item
+            else:
+                source, outcome = item.source, next(outcomes)
+            if isinstance(outcome, ResolveFailure):
+                answered = False
+                _show_failure(outcome, as_json, engine, progress)
+            else:
+                _show(source, outcome, as_json)
+            progress.advance()
+        progress.update(file=None, batch=None)
+    return answered
+
+
+def _load_or_failure(path: Path) -> Board | ResolveFailure:
+    from .board_io import BoardError, load_board
+    from .failure import ResolveFailure
 
     try:
-        return resolve_many(boards, time_limit=time_limit)
-    except UnsupportedRuleset as err:
-        fail(f"ruleset: {err}")
-    except EncodingError as err:
-        fail(f"internal error in the encoding: {err}", code=INTERNAL_ERROR)
-    except TimeLimitExceeded as err:
-        fail(f"{err.board or 'one of the boards'}: --time-limit: stopped at the time limit of {err.seconds:g} s "
-             f"({engine} engine)", code=TIME_LIMIT)
+        return load_board(path)
+    except BoardError as err:
+        return ResolveFailure.of(str(path), err)
+
+
+def _show(source: str, res: Resolution, as_json: bool) -> None:
+    from .present import resolution_text
+
+    if as_json:  # one line per board, its file first
+        echo(json.dumps({"board": source, **res.to_json()}))
+    else:
+        echo(f"== {source}\n{resolution_text(res)}\n")
+
+
+def _show_failure(failure: ResolveFailure, as_json: bool, engine: str, progress: Progress) -> None:
+    line = failure_line(failure, engine)
+    progress.event(line, event="failed", file=failure.board, kind=failure.kind)
+    if as_json:
+        echo(json.dumps({"board": failure.board, "error": line, "kind": failure.kind}))
+
+
+def run_many(boards: list[Board], engine: str, time_limit: float | None,
+             starting: Callable[[list[Board]], None] | None = None) -> Iterator[Resolution | ResolveFailure]:
+    """Several boards, each one's Resolution or ResolveFailure in order: the ASP resolver takes
+    them in batches (riftasp.batch), the others one at a time, each within `time_limit`."""
+    if engine == "asp":
+        from .batch import resolve_each
+
+        yield from resolve_each(boards, time_limit=time_limit, starting=starting)
+        return
+    from .failure import ResolveFailure
+
+    for board in boards:
+        if starting is not None:
+            starting([board])
+        outcome: Resolution | ResolveFailure
+        try:
+            outcome = _resolved(board, engine, time_limit)
+        except Exception as err:  # noqa: BLE001 - the board's failure, in its place
+            outcome = ResolveFailure.of(board.source, err)
+        yield outcome
 
 
 def plain_resolve(argv: list[str]) -> tuple[list[Path], bool] | None:

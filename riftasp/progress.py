@@ -105,6 +105,9 @@ class BarProgress(Progress):
         self.bar = RichProgress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             TextColumn("{task.fields[status]}"), console=self.console, transient=False,
+            # What the command prints on stdout meanwhile goes above the bar when stdout is the
+            # terminal too; to a file or a pipe, as it is (rich would send it to the bar's stream).
+            redirect_stdout=_is_terminal(sys.stdout),
         )  # fmt: skip
         self.task = self.bar.add_task(command, total=total, status="")
         self.fields: dict[str, Any] = {}
@@ -120,7 +123,8 @@ class BarProgress(Progress):
         self.bar.update(self.task, status=status)
 
     def event(self, text: str, **data: Any) -> None:
-        self.bar.console.print(text, markup=False, highlight=False)
+        # soft_wrap: one line stays one line (the terminal folds it; rich would cut it in lines).
+        self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         self.bar.stop()

@@ -1,5 +1,6 @@
 """The library entry point: `resolve(board) -> Resolution` with the ASP resolver, and
-`resolve_many(boards)` for many boards at once (riftasp/batch.py)."""
+`resolve_many(boards)` (each board's Resolution or ResolveFailure) or `resolve_all(boards)`
+(every Resolution, or the first failure raised) for many boards at once (riftasp/batch.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Many boards in one program (riftasp/batch.py, issue 9): `resolve_many` gives every board
 exactly what resolving it alone gives, traces included, and a board's filters never reach
-another board's objects."""
+another board's objects (here through `resolve_all`: every answer, or the first failure raised;
+tests/test_batch_failures.py: failures)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,20 @@ import pytest
 from budget import budget
 from corpus import generated
 from conftest import EXAMPLE_BOARDS
-from riftasp.batch import prefixed, resolve_many
+from riftasp.batch import prefixed, resolve_all
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.cli import app
 from riftasp.resolve import resolve
 
 
 def alone_and_together(boards, batch_size=100):
-    together = resolve_many(boards, batch_size=batch_size)
+    together = resolve_all(boards, batch_size=batch_size)
     return [resolve(b).to_json() for b in boards], [r.to_json() for r in together]
 
 
 def test_every_example_resolves_in_a_batch_as_it_does_alone():
     # Alone: the golden outputs beside the examples (tests/test_golden.py keeps them true).
-    together = resolve_many([load_board(p) for p in EXAMPLE_BOARDS])
+    together = resolve_all([load_board(p) for p in EXAMPLE_BOARDS])
     for path, resolution in zip(EXAMPLE_BOARDS, together):
         alone = json.loads(path.with_name(path.stem + ".expected.json").read_text(encoding="utf-8"))
         assert resolution.to_json() == alone, path.name
@@ -55,7 +56,7 @@ def test_a_filter_reaches_only_its_own_boards_objects():
     # Both boards use the ids "aura" and "u1"; each aura gives +1 to its own board's units only.
     first = board_from_dict(aura_board(unit("u1", 2), unit("u2", 3)))
     second = board_from_dict(aura_board(unit("u1", 4)))
-    one, two = resolve_many([first, second])
+    one, two = resolve_all([first, second])
     assert (one.objects["u1"].might, one.objects["u2"].might, two.objects["u1"].might) == (3, 4, 5)
     assert [a.effect for a in two.applied["u1"]] == ["aura"]
 
@@ -84,7 +85,7 @@ def test_resolve_takes_several_boards_and_prints_json_lines(tmp_path):
     paths = [EXAMPLE_BOARDS[0], EXAMPLE_BOARDS[1]]
     result = CliRunner().invoke(app, ["resolve", *map(str, paths), "--json"])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     for path, line in zip(paths, lines):
         alone = json.loads(path.with_name(path.stem + ".expected.json").read_text())
         assert line == {"board": str(path), **alone}
@@ -117,7 +118,7 @@ def test_a_ruleset_s_own_object_references_are_prefixed_too():
     sorcery = EXAMPLE_BOARDS[0].parent.parent / "sorcery"
     board = load_board(sorcery / "pallid-bust.json")
     assert prefixed(board, "3:").objects[3].linked == "3:sisters"
-    (together,) = resolve_many([board])
+    (together,) = resolve_all([board])
     alone = json.loads((sorcery / "pallid-bust.expected.json").read_text(encoding="utf-8"))
     assert together.to_json() == alone
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from typer.testing import CliRunner
 
-from riftasp.batch import resolve_many
+from riftasp.batch import resolve_all
 from riftasp.board_io import load_board
 from riftasp.choice_points import ChoicePoint
 from riftasp.cli import app
@@ -182,7 +182,7 @@ def test_the_listing_order_written_in_timestamps_resolves_as_the_board():
     for b in boards:
         groups = tie_groups(b)
         spread_boards.append(spread(b, {g[0].time: g for g in groups}, 1 + max(map(len, groups))))
-    for b, before, after in zip(boards, resolve_many(boards), resolve_many(spread_boards)):
+    for b, before, after in zip(boards, resolve_all(boards), resolve_all(spread_boards)):
         assert compare(b.source, before.to_json(), after.to_json(), b.ruleset) == [], b.source
         assert sorted(map(sorted, before.paradoxes)) == sorted(map(sorted, after.paradoxes)), b.source
         assert after.timestamp_ties == [], b.source

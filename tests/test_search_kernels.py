@@ -19,7 +19,7 @@ import pytest
 from budget import budget, thorough_only
 from test_encoding_interface import Interface
 
-from riftasp.batch import resolve_many
+from riftasp.batch import resolve_all
 from riftasp.reference import resolve as reference
 from riftasp.research.search import (
     KernelModel,
@@ -54,7 +54,7 @@ def _mismatches(models: list[KernelModel], reading: str, name: str, asp_every: i
             wrong.append(f"reference: {model.objects} {model.effects}: kernel {model.predicted.get(reading, {})}, "
                          f"engine {mights(reference(board))}")
     chosen = range(0, len(boards), asp_every)
-    for n, resolution in zip(chosen, resolve_many([boards[n] for n in chosen])):
+    for n, resolution in zip(chosen, resolve_all([boards[n] for n in chosen])):
         if models[n].predicted.get(reading, {}) != mights(resolution):
             wrong.append(f"riftasp: {models[n].objects} {models[n].effects}: kernel {models[n].predicted.get(reading, {})}, "
                          f"engine {mights(resolution)}")

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from budget import budget
 from conftest import ROOT
-from riftasp.batch import resolve_many
+from riftasp.batch import resolve_all
 from riftasp.board_io import board_from_dict, load_board
 from riftasp.check import check
 from riftasp.crosscheck import is_stored_output
@@ -34,7 +34,7 @@ def boards_settings(examples: int) -> settings:
 def answer(board: dict, engine: str) -> dict:
     """The board's answer (JSON) from one engine: "asp" (the batch resolver) or "reference"."""
     parsed = board_from_dict(board)
-    return (resolve_many([parsed])[0] if engine == "asp" else resolve(parsed)).to_json()
+    return (resolve_all([parsed])[0] if engine == "asp" else resolve(parsed)).to_json()
 
 
 def compared(out: dict) -> dict:
@@ -70,7 +70,7 @@ def test_generated_boards_resolve_once_per_effect_and_object_and_deterministical
 def test_generated_boards_agree_on_both_engines_and_keep_sorcery_s_invariants(data):
     board = board_from_dict(data)
     reference = resolve(board).to_json()
-    (asp,) = resolve_many([board])
+    (asp,) = resolve_all([board])
     asp = asp.to_json()
     assert compared(asp) == compared(reference)
     assert check(board, asp) == [] and check(board, reference) == []

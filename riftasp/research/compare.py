@@ -293,9 +293,9 @@ def resolved(boards: list[Board], pair: Pair, engine: str,
 
 def _run(boards: list[Board], engine: str) -> list[Resolution]:
     if engine == "asp":
-        from ..batch import resolve_many
+        from ..batch import resolve_all
 
-        return resolve_many(boards)
+        return resolve_all(boards)
     from ..reference import resolve as reference_resolve
 
     return [reference_resolve(board) for board in boards]

@@ -539,9 +539,9 @@ def tie_count(board: Board) -> int:
 def resolver(engine: str) -> Resolver:
     """Many boards -> their resolve JSON, with the engine named."""
     if engine == "asp":
-        from ..batch import resolve_many
+        from ..batch import resolve_all
 
-        return lambda boards: [r.to_json() for r in resolve_many(boards)]
+        return lambda boards: [r.to_json() for r in resolve_all(boards)]
     if engine == "reference":
         from ..reference import resolve
 

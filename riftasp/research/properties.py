@@ -208,14 +208,9 @@ Verdict = Failure | Skip | None
 
 
 def _resolve_asp(boards: list[Board]) -> list[Resolution | str]:
-    from ..batch import resolve_many
+    from ..batch import ResolveFailure, resolve_many
 
-    try:
-        return list(resolve_many(boards))
-    except Exception:  # noqa: BLE001 - one board failed its batch: each alone, to know which
-        from ..resolve import resolve
-
-        return [_attempt(resolve, b) for b in boards]
+    return [_error_text(o.error()) if isinstance(o, ResolveFailure) else o for o in resolve_many(boards)]
 
 
 def _resolve_reference(boards: list[Board]) -> list[Resolution | str]:
@@ -228,7 +223,11 @@ def _attempt(resolve: Callable[[Board], Resolution], board: Board) -> Resolution
     try:
         return resolve(board)
     except Exception as err:  # noqa: BLE001 - an engine failing on a board is reported, not raised
-        return f"{type(err).__name__}: {err}"
+        return _error_text(err)
+
+
+def _error_text(err: Exception) -> str:
+    return f"{type(err).__name__}: {err}"
 
 
 # Each engine, resolving a list of boards: a Resolution, or the text of the error, per board.

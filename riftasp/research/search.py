@@ -293,13 +293,13 @@ def _characteristics(resolution: Resolution) -> dict[str, Any]:
 def confirmed(found: Sequence[KernelModel], key: str, a: Ruleset, b: Ruleset) -> tuple[list[Board], list[KernelBug]]:
     """The kernel's boards both engines confirm (under a's ruleset), and the others, each with
     the reason: a kernel bug (or the engines disagree with each other), never a finding."""
-    from ..batch import resolve_many
+    from ..batch import resolve_all
     from ..reference import resolve as reference
 
     if not found:
         return [], []
     on = {rules: [f.board(rules) for f in found] for rules in (a, b)}
-    asp = {rules: resolve_many(on[rules]) for rules in (a, b)}
+    asp = {rules: resolve_all(on[rules]) for rules in (a, b)}
     good: list[Board] = []
     bad: list[KernelBug] = []
     for n, item in enumerate(found):
