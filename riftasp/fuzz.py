@@ -61,7 +61,7 @@ from .profile import Profile
 from .progress import Progress
 from .result import Resolution
 from .rulesets import Ruleset
-from .signature import Signature, board_ops, knock_out, signature
+from .signature import Signature, knock_out, signature
 
 Found = list[Disagreement | Violation]
 
@@ -402,7 +402,7 @@ class _Campaign:
                         children.append((rest, found))
             results = self.evaluate([rest for rest, _ in children])
             still = [(rest, left) for (rest, found), left in zip(children, results)
-                     if still_fails(left, _kinds(primary(found)))]  # fmt: skip
+                     if left is not None and still_fails(left, _kinds(primary(found)))]  # fmt: skip
             new = []
             for (rest, left), (board, board_found) in zip(still, self.shrunk(still)):
                 ident = identity(board, primary(board_found))

@@ -288,14 +288,14 @@ def test_cli_engine_errors_exit_2_without_traceback(tmp_path):
     # An answer that is not an answer is that board's engine error, one line naming the board;
     # the run goes on to the end and exits 2 (nothing else found).
     engine = script(tmp_path, "garbled", "sys.stdout.write('<html>')")
-    for command, boards in ((["crosscheck", "--engine", engine, EXAMPLES / "showcase.json", EXAMPLES / "copy.json"], 2),
+    for command, n in ((["crosscheck", "--engine", engine, EXAMPLES / "showcase.json", EXAMPLES / "copy.json"], 2),
                             (["fuzz", "--count", 3, "--engine", engine, "--out", tmp_path / "out"], 3)):  # fmt: skip
         result = cli(*command)
         assert result.exit_code == 2, result.output
         assert "Traceback" not in result.output
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == boards and all("wrote invalid JSON on " in line for line in lines), lines
-        assert len({line.split(" on ")[1] for line in lines}) == boards  # each names its board
+        assert len(lines) == n and all("wrote invalid JSON on " in line for line in lines), lines
+        assert len({line.split(" on ")[1] for line in lines}) == n  # each names its board
     # fuzz keeps the boards the engine failed on
     assert load_board(tmp_path / "out" / "fuzz-seed0-engine-error-01.json")
 

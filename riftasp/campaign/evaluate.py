@@ -129,13 +129,11 @@ def _riftasp(engine: str | Callable[[Board], Resolution], boards: list[Board]) -
         return []
     if engine == "asp":
         from ..batch import resolve_many
+        from ..failure import ResolveFailure
 
-        try:
-            return list(resolve_many(boards))
-        except Exception:  # noqa: BLE001 - one board's failure: find it by resolving one at a time
-            from ..resolve import resolve
-
-            return [_one(resolve, board) for board in boards]
+        # A board riftasp fails on is that board's error; the batch's other answers stand.
+        return [Outcome(RIFTASP_ERROR, reason=f"riftasp failed on {r.message}") if isinstance(r, ResolveFailure) else r
+                for r in resolve_many(boards)]  # fmt: skip
     if engine == "reference":
         from ..reference import resolve as reference
 

@@ -91,7 +91,7 @@ class Reduction:
         """The results of `candidates`: keep the first that still fails."""
         for (index, board), found in zip(tried, results):
             self.checks += 1
-            if still_fails(found, self.target):
+            if found is not None and still_fails(found, self.target):
                 self.board, self.found = board, found
                 if index < 0:
                     self.done = True
