@@ -124,7 +124,7 @@ def positive(value: float | None, option: str) -> float | None:
 
 def resolve_boards(boards: list[Path], as_json: bool, engine: str, time_limit: float | None) -> None:
     """`riftasp resolve`: one board, or several files and folders (resolved in batches)."""
-    from .present import resolution_text
+    from .present import printable, resolution_text
 
     positive(time_limit, "--time-limit")
     if len(boards) == 1 and not boards[0].is_dir():
@@ -141,7 +141,7 @@ def resolve_boards(boards: list[Path], as_json: bool, engine: str, time_limit: f
         if as_json:  # one line per board, its file first
             echo(json.dumps({"board": board.source, **res.to_json()}))
         else:
-            echo(f"== {board.source}\n{resolution_text(res)}\n")
+            echo(f"== {printable(board.source)}\n{resolution_text(res)}\n")
 
 
 def run_many(boards: list[Board], engine: str, time_limit: float | None) -> list[Resolution]:
