@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -111,6 +110,9 @@ def diff(
     if str(before) == str(after) == "-":
         fail("-: file: standard input holds one board; give a file for the other")
     boards = load(before), load(after)
+    if boards[0].ruleset.name != boards[1].ruleset.name:  # their characteristics are not comparable
+        fail(f"{boards[1].source}: ruleset: the boards are of different rulesets: "
+             f"{boards[0].ruleset.name}, {boards[1].ruleset.name}")
     changes = transitions(*(run_engine(b, engine, time_limit) for b in boards))
     if as_json:
         emit_json([t.to_json() for t in changes])
@@ -148,6 +150,8 @@ def check(
 ) -> None:
     """Check a resolution against the rules' invariants; exit 0 consistent, 1 violations."""
     from .check import ContractError, check_report
+    from .check.contract import ResolutionFileError, read_resolution
+    from .present import printable
 
     b = load(board)
     if resolution is None:
@@ -156,15 +160,13 @@ def check(
     else:
         source = str(resolution)
         try:
-            data = json.loads(resolution.read_text(encoding="utf-8-sig"))
-        except OSError as err:
-            fail(f"{source}: cannot read: {err.strerror or err}")
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-            fail(f"{source}: invalid JSON: {str(err).splitlines()[0]}")
+            data = read_resolution(resolution)  # refused above its size limit before reading
+        except ResolutionFileError as err:
+            fail(f"{source}: {err}")
     try:
         report = check_report(b, data, declarative)
     except ContractError as err:
-        fail(f"{source}: {err}".replace("\n", "\\n"))
+        fail(f"{source}: {err}")
     verdict = getattr(report, "declarative", None)  # what the rules allow (check/declarative.py)
     if as_json:
         emit_json({**report.to_json(), **({"declarative": verdict.to_json()} if verdict else {})})
@@ -173,7 +175,7 @@ def check(
         lines = report.text().splitlines()
         if verdict:
             lines[-1:-1] = [verdict.summary()]
-        typer.echo("\n".join(lines))
+        typer.echo(printable("\n".join(lines), keep_newlines=True))
     raise typer.Exit(0 if report.consistent else 1)
 
 

@@ -198,12 +198,12 @@ def _load_or_failure(path: Path) -> Board | ResolveFailure:
 
 
 def _show(source: str, res: Resolution, as_json: bool) -> None:
-    from .present import resolution_text
+    from .present import printable, resolution_text
 
     if as_json:  # one line per board, its file first
         echo(json.dumps({"board": source, **res.to_json()}))
     else:
-        echo(f"== {source}\n{resolution_text(res)}\n")
+        echo(f"== {printable(source)}\n{resolution_text(res)}\n")
 
 
 def _show_failure(failure: ResolveFailure, as_json: bool, engine: str, progress: Progress) -> None:

@@ -56,7 +56,11 @@ class Violation:
     """An invariant a rules checker (`fuzz(checker=...)`) found broken in one engine's answer.
 
     Reported like a disagreement: `field` is `check:<invariant>`, and the value found sits on
-    the side (`riftasp` or `engine`) whose answer breaks it.
+    the side (`riftasp` or `engine`) whose answer breaks it. `basis` says what the broken check
+    rests on: "rule", or "decision" with the riftasp Decisions' ids in `decisions` (the checker's
+    violation's, riftasp/check/report.py; "" when the checker does not say): an engine that
+    reads a Decision otherwise breaks it without breaking a rule (`described` marks it for text
+    reports).
     """
 
     board: str
@@ -65,10 +69,19 @@ class Violation:
     side: str  # "riftasp" | "engine"
     expected: Any
     found: Any
+    basis: str = ""  # "" when the checker says nothing of it
+    decisions: tuple[str, ...] = ()
 
     @property
     def field(self) -> str:
         return f"check:{self.invariant}"
+
+    @property
+    def described(self) -> str:
+        """The invariant as a text report names it: `final-consistency (riftasp Decision R9)`."""
+        from .check.report import decision_note
+
+        return self.invariant + decision_note(self.basis, self.decisions)
 
     @property
     def riftasp_value(self) -> Any:
@@ -87,7 +100,7 @@ class Violation:
             "side": self.side,
             "expected": self.expected,
             "found": self.found,
-        }
+        } | ({"basis": self.basis, "decisions": list(self.decisions)} if self.basis else {})
 
 
 def normalize(kind: str, value: Any) -> Any:

@@ -198,7 +198,7 @@ def findings_text(found: list[Any], explains: dict[str, str], indent: str = "") 
 
 def finding_line(d: Any) -> str:
     if isinstance(d, Violation):
-        return (f"{d.object} breaks {d.invariant} in {d.side}'s answer: expected {value_text(d.expected)}, "
+        return (f"{d.object} breaks {d.described} in {d.side}'s answer: expected {value_text(d.expected)}, "
                 f"found {value_text(d.found)}")  # fmt: skip
     return (f"{d.object}.{d.field}: riftasp {value_text(d.riftasp_value, d.field)}, "
             f"engine {value_text(d.engine_value, d.field)}")  # fmt: skip
@@ -303,6 +303,6 @@ def violations(checker: Checker, board: Board, result: dict[str, Any], side: str
         found = checker(board, result)
     return [
         Violation(board.source, str(get(v, "object")), str(get(v, "invariant")), side, get(v, "expected"),
-                  get(v, "found"))
+                  get(v, "found"), get(v, "basis") or "", tuple(get(v, "decisions") or ()))
         for v in found
     ]  # fmt: skip

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from .result import Application, Characteristics, Resolution, Withdrawal
@@ -11,41 +13,107 @@ from .specs import OutputField
 if TYPE_CHECKING:
     from riftasp.rulesets import Ruleset
 
-# Characters that would move the cursor, recolour or reorder a terminal, or break a line:
-# C0/C1 controls, DEL, line/paragraph separators, bidi overrides and lone surrogates.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_UNPRINTABLE_BUT_NEWLINE = re.compile(_UNPRINTABLE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f"))
+# Characters a terminal would act on or hide, so that two ids that differ could look the same:
+# C0/C1 controls and DEL (cursor moves, colours, line breaks), format characters (zero-width
+# spaces and joiners, bidi marks, embeddings, overrides and isolates, tag characters), lone
+# surrogates, private-use and unassigned code points, line and paragraph separators, every space
+# but the ASCII one, and the other default-ignorable code points (variation selectors, Hangul
+# fillers). Each is shown as an escape (`\x1b`, `\u200b`, `\U000e0041`); letters of any script
+# (é, 日本) stay as they are.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties) outside the categories above.
+_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))  # fmt: skip
+# Every character that may need an escape: the ASCII controls, and any non-ASCII character (each
+# then judged by `hidden`, cached).
+_CANDIDATES = re.compile("[\x00-\x1f\x7f-\U0010ffff]")
+_CANDIDATES_BUT_NEWLINE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\U0010ffff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 SHORT = 200  # characters of one value in an error line
+CELL_WIDTH = 40  # columns of a table cell (but the last column's: LAST_CELL_WIDTH)
+LAST_CELL_WIDTH = SHORT  # the last column pushes no other: it may be longer
+ELLIPSIS = "…"
+
+
+@functools.lru_cache(maxsize=4096)
+def hidden(char: str) -> bool:
+    """Whether a terminal would act on `char` or show it as nothing (or as another character)."""
+    if char < "\x80":
+        return char < " " or char == "\x7f"
+    if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def escaped(char: str) -> str:
+    """`char` as an escape: `\\n`, `\\x1b`, `\\u200b`, `\\U000e0041`."""
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
-    if char in _NAMED:
-        return _NAMED[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return escaped(char) if hidden(char) else char
 
 
 def printable(text: str, keep_newlines: bool = False) -> str:
-    """`text` safe to print for people: control characters escaped as \\n, \\x1b, \\u202e."""
-    pattern = _UNPRINTABLE_BUT_NEWLINE if keep_newlines else _UNPRINTABLE
+    """`text` safe to print for people: every character a terminal would act on or not show
+    (`hidden`) escaped as \\n, \\x1b, \\u200b, \\u202e; other letters of any script kept."""
+    pattern = _CANDIDATES_BUT_NEWLINE if keep_newlines else _CANDIDATES
     return pattern.sub(_escape, text)
 
 
 def shorten(text: str, limit: int = SHORT) -> str:
     """At most `limit` characters, an ellipsis marking a cut."""
-    return text if len(text) <= limit else text[:limit] + "…"
+    return text if len(text) <= limit else text[:limit] + ELLIPSIS
 
 
-def table(rows: list[list[str]], header: list[str]) -> str:
-    rows = [[printable(str(c)) for c in row] for row in rows]
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+def _char_width(char: str) -> int:
+    """The columns a (printable) character takes: 2 for wide East Asian ones, 0 for combining marks."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
-    def line(cells: list[str]) -> str:
-        return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
 
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+def display_width(text: str) -> int:
+    """The columns `text` (printable, one line) takes on a terminal."""
+    return len(text) if text.isascii() else sum(_char_width(c) for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in at most `width` columns, an ellipsis marking a cut."""
+    if display_width(text) <= width:
+        return text
+    kept, used = [], 0
+    for char in text:
+        w = _char_width(char) if not char.isascii() else 1
+        if used + w > width - 1:
+            break
+        kept.append(char)
+        used += w
+    return "".join(kept) + ELLIPSIS
+
+
+def table(rows: list[list[str]], header: list[str], width: int = CELL_WIDTH,
+          widths: dict[int, int] | None = None) -> str:
+    """Aligned columns for people: every cell made `printable` and cut to `width` columns with an
+    ellipsis (the last column to LAST_CELL_WIDTH; `widths`: other limits by column index), so
+    one long id or value cannot push the others out of sight (`--json` keeps every value
+    whole)."""
+    last = len(header) - 1
+    limits = [(widths or {}).get(i, LAST_CELL_WIDTH if i == last else width) for i in range(len(header))]
+    cells = [[fit(printable(str(c)), limit) for c, limit in zip(row, limits)] for row in [header, *rows]]
+    widths_used = [max(display_width(c) for c in col) for col in zip(*cells)]
+
+    def line(row: list[str]) -> str:
+        return "  ".join(c + " " * (w - display_width(c)) for c, w in zip(row, widths_used)).rstrip()
+
+    return "\n".join([line(cells[0]), line(["-" * w for w in widths_used])] + [line(r) for r in cells[1:]])
 
 
 def keywords_text(keywords: dict[str, int]) -> str:

@@ -42,7 +42,7 @@ class Progress:
     def event(self, text: str, **data: Any) -> None:
         """Something worth a line of its own (a finding): `text` for people, `data` for JSON."""
         if self.stream is not None:
-            print(text, file=self.stream, flush=True)
+            print(_printable(text), file=self.stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -124,7 +124,7 @@ class BarProgress(Progress):
 
     def event(self, text: str, **data: Any) -> None:
         # soft_wrap: one line stays one line (the terminal folds it; rich would cut it in lines).
-        self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        self.bar.console.print(_printable(text), markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         self.bar.stop()
@@ -154,3 +154,11 @@ def _is_terminal(stream: IO[str]) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _printable(text: str) -> str:
+    """An event's text for a terminal: file names and ids with their control and invisible
+    characters escaped (riftasp/present.py `printable`); JSON-lines records keep it exact."""
+    from .present import printable
+
+    return printable(text, keep_newlines=True)

@@ -55,7 +55,10 @@ def _load_board(path: str | Path) -> Board:
         raise BoardError(source, "file", f"unknown board format {suffix or '(no suffix)'!r}; expected {expected}")
     text = read_file(path, source)
     if suffix == ".lp":
-        return board_from_facts(text, source)
+        board = board_from_facts(text, source)
+        if not board.objects:  # an empty or cut file reads as no facts at all, not as an empty board
+            raise BoardError(source, "file", "no objects: an .lp board file declares each object with an object/1 fact")
+        return board
     if suffix == ".json":
         return load_board_text(text, source)
     return board_from_dict(parse_yaml(text, source), source)

@@ -201,7 +201,7 @@ def chunk_seed(seed: int, chunk: int) -> int:
 
 
 def generate_and_compare(task: GenerateTask) -> ChunkResult:
-    from ..fuzz import drawn_boards
+    from .draw import drawn_boards
     from ..rulesets import ruleset
 
     strategy = worker_cached(("strategy", task.ruleset, task.profile),
@@ -237,4 +237,7 @@ def found_from_json(items: list[dict[str, Any]]) -> Found:
             out.append(Violation(**{k: v for k, v in item.items() if k in names}))
         else:
             out.append(Disagreement(item["board"], item["object"], item["field"], item["riftasp"], item["engine"]))
+    for violation in out:
+        if isinstance(violation, Violation) and isinstance(violation.decisions, list):  # JSON has no tuples
+            out[out.index(violation)] = dataclasses.replace(violation, decisions=tuple(violation.decisions))
     return out

@@ -21,7 +21,7 @@ from typing import Any
 from ..model import Board
 from ..rulesets import Ruleset, rulesets_with
 from .contract import ContractError
-from .report import FINAL, NEEDS, TRACE, Report, Violation
+from .report import DECISION, FINAL, NEEDS, RULE, TRACE, Basis, Report, Violation, with_bases
 
 # The declarative checker's invariant name (riftasp/rulesets/riftbound/check/declarative.py), and whether
 # `check` / `check_report` ask it when the caller does not say (off: each question grounds a
@@ -30,7 +30,7 @@ DECLARATIVE = "rules-allow"
 DECLARATIVE_BY_DEFAULT = False
 
 __all__ = ["check", "check_report", "check_where_known", "CampaignChecker", "ContractError", "Report", "Violation", "FINAL", "TRACE", "NEEDS",
-           "DECLARATIVE"]
+           "DECLARATIVE", "Basis", "RULE", "DECISION"]
 
 
 def checker_of(ruleset: Ruleset) -> Callable[[Board, Any], Report] | None:
@@ -49,11 +49,17 @@ def check_report(board: Board, resolution: Any, declarative: bool | None = None)
     if checker is None:
         known = ", ".join(rulesets_with("checker"))
         raise ContractError("ruleset", f"no invariant checker for the {board.ruleset} ruleset (rulesets with one: {known})")
+    # (A checker's view of the resolution starts with `contract.check_contract`, what every
+    # ruleset's output shares: Riftbound's and Sorcery's `read_view`.)
     report = checker(board, resolution)
     if DECLARATIVE_BY_DEFAULT if declarative is None else declarative:
         from .declarative import add_to_report
 
         add_to_report(board, resolution, report)
+    # Each violation marked with what its check rests on: a rule, or a riftasp Decision.
+    if report.violations:
+        bases = board.ruleset.same_rules("check_bases")
+        report.violations = with_bases(report.violations, bases() if bases is not None else {})
     return report
 
 

@@ -121,6 +121,16 @@ def add_to_report(board: Board, resolution: Any, report: Report, time_limit: flo
 # ---- shared by the rulesets' programs ------------------------------------------------------------
 
 
+def claimed_number(n: int) -> int:
+    """A claimed value (Might, power, a keyword's or an affinity's count) as a program may hold
+    it: clingo's integers are 32-bit and wrap silently, so a claim beyond what any calculation of
+    a board within the limits can reach (±REACH_MAX, riftasp/limits.py) is written just past it,
+    where it still matches no calculation (the violation then shows the claimed value itself)."""
+    from ..limits import REACH_MAX
+
+    return n if -REACH_MAX <= n <= REACH_MAX else (REACH_MAX + 1 if n > 0 else -REACH_MAX - 1)
+
+
 def unknown_kind(board: Board, operations: frozenset, conditions: frozenset, filters: frozenset) -> str | None:
     """The first operation, condition or filter of the board's effects a declarative program
     does not know (it would judge such a board wrongly), said; or None."""

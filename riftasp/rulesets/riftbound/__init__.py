@@ -67,6 +67,14 @@ def checker() -> Any:
     return check_report
 
 
+def check_bases() -> Any:
+    """What each check of its checkers rests on: a rules sentence or a riftasp Decision
+    (riftasp/rulesets/riftbound/check/bases.py; docs/check.md)."""
+    from .check.bases import BASES
+
+    return BASES
+
+
 def declarative() -> Any:
     """Its declarative checker, what the rules allow (riftasp/rulesets/riftbound/check/declarative.py)."""
     from .check import declarative as module

@@ -167,6 +167,14 @@ def checker() -> Any:
     return check_report
 
 
+def check_bases() -> Any:
+    """What each check of its checkers rests on: a rules sentence or a riftasp Decision
+    (riftasp/rulesets/sorcery/check/bases.py; docs/check.md)."""
+    from .check.bases import BASES
+
+    return BASES
+
+
 def declarative() -> Any:
     """Its declarative checker, what the rules allow (riftasp/rulesets/sorcery/check/declarative.py)."""
     from .check import declarative as declarative_sorcery

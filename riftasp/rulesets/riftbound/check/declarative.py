@@ -43,8 +43,8 @@ from ....operations import by_functor
 from ....resources import encodings_folder
 from ....terms import quote
 from .view import read_view
-from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdict, solve_claim,  # noqa: F401
-                                    unknown_kind, TIME_LIMIT)
+from ....check.declarative import (DECLARATIVE, Calculation, Verdict, add_verdict, claimed_number,  # noqa: F401
+                                    solve_claim, unknown_kind, TIME_LIMIT)
 from ....check.report import Violation, show
 
 FILES = ("instances.lp", "needs.lp", "state.lp", "evaluate.lp", "calculation.lp", "support.lp", "claim.lp")
@@ -162,12 +162,12 @@ def claim_facts(board: Board, resolution: Any) -> tuple[str, bool]:
         lines.append(f"claim_obj({o}).")
         lines.append(f"claim_name({o},{quote(final.name)}).")
         if final.might is not None:
-            lines.append(f"claim_might({o},{final.might}).")
+            lines.append(f"claim_might({o},{claimed_number(final.might)}).")
         if final.controller is not None:
             lines.append(f"claim_ctrl({o},{quote(final.controller)}).")
         lines += [f"claim_type({o},{t})." for t in sorted(final.types) if t.isidentifier() and t.islower()]
         lines += [f"claim_tag({o},{quote(t)})." for t in sorted(final.tags)]
-        lines += [f"claim_kw({o},{quote(k)},{v})." for k, v in sorted(final.keywords.items())]
+        lines += [f"claim_kw({o},{quote(k)},{claimed_number(v)})." for k, v in sorted(final.keywords.items())]
         if final.abilities is not None:
             lines.append(f"claim_abilities({o}).")
             for name in sorted(final.abilities):

@@ -239,8 +239,9 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
     checked = 0
     state = FinalState(index, view, replayed)
 
-    def fail(oid: str, check: str, expected, found, effect: str | None = None) -> None:
-        out.append(Violation(oid, FINAL, check, show(expected), show(found), effect))
+    def fail(oid: str, check: str, expected, found, effect: str | None = None, decisions: tuple[str, ...] = ()) -> None:
+        v = Violation(oid, FINAL, check, show(expected), show(found), effect)
+        out.append(v.on_decision(*decisions) if decisions else v)
 
     # The reports agree with themselves.
     for oid in index.order:
@@ -262,7 +263,10 @@ def final_consistency(index: BoardIndex, view: View, replayed: Replayed | None, 
                      "tags": sorted(f.tags), "types": sorted(f.types), "keywords": dict(sorted(f.keywords.items()))}
             for key, value in printed.items():
                 if found[key] != value:
-                    fail(oid, "off-board", f"printed {key} {show(value)}", found[key])
+                    # Reporting printed keywords off the board is riftasp's Decision R9, no Might
+                    # (not 0) its R8; the other printed values are the rule's ([G]).
+                    decisions = ("R9",) if key == "keywords" else ("R8",) if key == "might" and value is None else ()
+                    fail(oid, "off-board", f"printed {key} {show(value)}", found[key], decisions=decisions)
     for oid, names in view.withdrawn.items():
         checked += 1
         unknown = sorted(n for n in names if index.instance(n) is None)

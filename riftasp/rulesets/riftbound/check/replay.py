@@ -89,8 +89,10 @@ class Replay:
         # Held-or-retained abilities of each object after each of its rows: (step, names).
         self.snapshots: dict[str, list[tuple[int, frozenset[str]]]] = {}
 
-    def fail(self, oid: str, check: str, expected: Any, found: Any, effect: str | None = None) -> None:
-        self.out.append(Violation(oid, TRACE, check, show(expected), show(found), effect))
+    def fail(self, oid: str, check: str, expected: Any, found: Any, effect: str | None = None,
+             decisions: tuple[str, ...] = ()) -> None:
+        v = Violation(oid, TRACE, check, show(expected), show(found), effect)
+        self.out.append(v.on_decision(*decisions) if decisions else v)
 
     # -- copiable roots ------------------------------------------------------------------------
 
@@ -171,7 +173,7 @@ class Replay:
             if (row.layer, row.sublayer) != LAYER_OF_STAGE[stage]:
                 layer, sub = LAYER_OF_STAGE[stage]
                 self.fail(oid, "stage", f"{layer}/{sub or '-'} (stage {stage})",
-                          f"{row.layer}/{row.sublayer or '-'}", row.effect)
+                          f"{row.layer}/{row.sublayer or '-'}", row.effect, decisions=_double(inst))
             if row.characteristic != inst.characteristic:
                 self.fail(oid, "characteristic", inst.characteristic, row.characteristic, row.effect)
             lower = stage < highest
@@ -351,7 +353,12 @@ class Replay:
             state.might = self.might_after(oid, row, inst, state, state.might)
             if not sets_might and _is_int(might_was) and _is_int(state.might):
                 self.added[oid] = self.added.get(oid, 0) + state.might - might_was
-            self.compare(oid, row, "after", expected_after, row.after)
+            # (Where the row's own before is a Might, or none: what it found instead may be a
+            # Decision's other reading.)
+            decisions = _might_decisions(expected_after, row.after) if before is None or _is_int(before) else ()
+            if _is_int(before) and before < 0:
+                decisions = decisions or _double(inst)
+            self.compare(oid, row, "after", expected_after, row.after, decisions)
             chain["might"] = row.after if row.after is None or _is_int(row.after) else expected_after
             return True
         if does is None or op is None:  # (a buff's, a bonus's or a keyword's: arithmetic, above)
@@ -420,9 +427,24 @@ class Replay:
         assert op is not None  # (the other instances are effects)
         return arithmetic_after(op, might)
 
-    def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any) -> None:
+    def compare(self, oid: str, row: Row, which: str, expected: Any, found: Any, decisions: tuple[str, ...] = ()) -> None:
         if _norm(expected) != _norm(found):
-            self.fail(oid, which, expected, found, row.effect)
+            self.fail(oid, which, expected, found, row.effect, decisions)
+
+
+def _double(inst: Inst) -> tuple[str, ...]:
+    """Decision R6 ("Double Might" is an increase that adds max(0, Might)) for a `double`."""
+    return ("R6",) if inst.effect is not None and inst.effect.op.name == "double" else ()
+
+
+def _might_decisions(expected: Any, found: Any) -> tuple[str, ...]:
+    """The Decisions a Might found instead of the one expected rests on: R7 (not clamped) when 0
+    is found for a Might below 0; R8 (no Might stays none) when a number is found for none."""
+    if _is_int(expected) and expected < 0 and found == 0 and _is_int(found):
+        return ("R7",)
+    if expected is None and _is_int(found):
+        return ("R8",)
+    return ()
 
 
 def dependency_rule(index: BoardIndex) -> bool:
@@ -462,7 +484,9 @@ def final_checks(index: BoardIndex, view: View, replayed: Replayed, out: list[Vi
         for what, replayed_value, reported in pairs:
             checked += 1
             if replayed_value != reported:
-                out.append(Violation(oid, TRACE, f"final-{what}", show(replayed_value), show(reported)))
+                v = Violation(oid, TRACE, f"final-{what}", show(replayed_value), show(reported))
+                decisions = _might_decisions(replayed_value, reported) if what == "might" else ()
+                out.append(v.on_decision(*decisions) if decisions else v)
     return checked
 
 

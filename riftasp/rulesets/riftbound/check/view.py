@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list
+from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list, check_contract
 from ....model import Board
 
 
@@ -71,7 +71,7 @@ def _loops(value: Any, where: str) -> list[list[str]]:
 
 def read_view(board: Board, data: Any) -> View:
     """The resolution `data` (parsed JSON) of `board`, checked against the contract's shape."""
-    _need(isinstance(data, dict), "top level", "an object", data)
+    check_contract(board, data)
     if "objects" not in data:
         raise ContractError("top level", "missing field 'objects'")
     objects_data = data["objects"]

@@ -31,9 +31,10 @@ import clingo
 from ....model import Board, Effect
 from ....resources import encodings_folder
 from ....terms import quote
-from ....check.declarative import DECLARATIVE, Calculation, Verdict, solve_claim, unknown_kind
+from ....check.declarative import DECLARATIVE, Calculation, Verdict, claimed_number, solve_claim, unknown_kind
 from ....check.report import Violation, show
 from .board import SorceryBoard
+from .invariants import is_count
 from .view import read_view
 
 RULESET = "sorcery"
@@ -486,7 +487,7 @@ def claim_facts(facts: Facts, resolution: Any) -> tuple[str, list[Violation]]:
             continue
         lines.append(f"claim_name({q},{quote(final.name)}).")
         if final.power is not None:
-            lines.append(f"claim_power({q},{final.power}).")
+            lines.append(f"claim_power({q},{claimed_number(final.power)}).")
         if final.controller is not None:
             lines.append(f"claim_ctrl({q},{quote(final.controller)}).")
         lines += [f"claim_type({q},{quote(t)})." for t in final.types]
@@ -494,8 +495,8 @@ def claim_facts(facts: Facts, resolution: Any) -> tuple[str, list[Violation]]:
         lines += [f"claim_kw({q},{quote(k)})." for k in final.keywords]
         for word in final.affinity:
             el, _, n = word.partition(" ")
-            if el in ("air", "earth", "fire", "water") and n.isdigit() and int(n) > 0:
-                lines.append(f"claim_aff({q},{el},{int(n)}).")
+            if el in ("air", "earth", "fire", "water") and is_count(n) and int(n) > 0:
+                lines.append(f"claim_aff({q},{el},{claimed_number(int(n))}).")
             else:
                 lines.append(f"claim_bad({q}).")
         if final.silenced:

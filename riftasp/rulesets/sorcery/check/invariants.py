@@ -103,7 +103,12 @@ def _shaped(key: str, value: Any) -> bool:
     if not is_names(value):
         return False
     # affinity: "element N", N a whole number
-    return key != "affinity" or all(len(w.split()) == 2 and w.split()[1].isdigit() for w in value)
+    return key != "affinity" or all(len(w.split()) == 2 and is_count(w.split()[1]) for w in value)
+
+
+def is_count(text: str) -> bool:
+    """An affinity's count as the output contract writes it: ASCII digits, a 64-bit number."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def shown(state: dict[str, Any], key: str) -> Any:
@@ -123,8 +128,10 @@ class Checker:
         self.each_change = sb.readings.get("power_floor", "read") == "each_change"
         self.everywhere = sb.readings.get("dependency_layers", "control") == "all"
 
-    def violation(self, oid: str, invariant: str, check: str, expected: Any, found: Any, effect: str | None = None) -> None:
-        self.out.append(Violation(oid, invariant, check, show(_plain(expected)), show(_plain(found)), effect))
+    def violation(self, oid: str, invariant: str, check: str, expected: Any, found: Any, effect: str | None = None,
+                  decisions: tuple[str, ...] = ()) -> None:
+        v = Violation(oid, invariant, check, show(_plain(expected)), show(_plain(found)), effect)
+        self.out.append(v.on_decision(*decisions) if decisions else v)
 
     def count(self, n: int = 1) -> None:
         self.report.checked += n
@@ -380,10 +387,11 @@ class Checker:
             if v != shown(s, k):
                 self.violation(r.object, FINAL, "chain", {k: shown(s, k)}, {k: v}, r.effect)
         expected = self.expected(r, named, state)
+        decisions = self.decisions(r, named, s)
         for k, v in after.items():
             self.count()
             if expected is not None and v != shown(expected, k):
-                self.violation(r.object, FINAL, "operation", {k: shown(expected, k)}, {k: v}, r.effect)
+                self.violation(r.object, FINAL, "operation", {k: shown(expected, k)}, {k: v}, r.effect, decisions)
         new = expected if expected is not None else copy.deepcopy(s)
         for k, v in after.items():
             if k == "affinity":
@@ -395,6 +403,14 @@ class Checker:
         for ability in new["abilities"] - s["abilities"]:
             gained_at[(r.object, ability)] = r.step
         state[r.object] = new
+
+    def decisions(self, r: Row, named: Named, s: dict[str, Any]) -> tuple[str, ...]:
+        """The Decisions what a row's operation makes rests on: a copy takes the original's printed
+        values (S18); an object that lost its abilities gains none (S4, regain_after_loss = false)."""
+        if named.kind != "grant" and named.effect.op.name == "copy":
+            return ("S18",)
+        gains = named.kind == "grant" or named.effect.op.name in ("gain_keywords", "gain_linked_printed")
+        return ("S4",) if gains and s["lost"] and not self.regain else ()
 
     def expected(self, r: Row, named: Named, state: dict[str, Any]) -> dict[str, Any] | None:
         """What the row's operation makes of its object (None: nothing to compare)."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....model import Board
-from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list
+from ....check.contract import ContractError, Row, _is_int, _need, _row, _str_list, check_contract
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ def _final(data: Any, where: str) -> Final:
         _need(isinstance(data[flag], bool), f"{where}.{flag}", "true or false", data[flag])
     keywords = data["keywords"]
     _need(isinstance(keywords, dict), f"{where}.keywords", "an object of keyword: integer", keywords)
+    for k, v in keywords.items():
+        _need(_is_int(v), f"{where}.keywords.{k}", "an integer", v)
     abilities = data.get("abilities")
     zone = data.get("zone")
     _need(zone is None or isinstance(zone, str), f"{where}.zone", "a string", zone)
@@ -61,12 +63,13 @@ def _final(data: Any, where: str) -> Final:
 
 def read_view(board: Board, data: Any) -> View:
     """The resolution `data` (parsed JSON) of the Sorcery `board`, checked against the contract."""
-    _need(isinstance(data, dict), "top level", "an object", data)
+    check_contract(board, data)
     objects_data = data.get("objects")
     _need(isinstance(objects_data, dict), "objects", "an object of id: characteristics", objects_data)
     ids = [obj.id for obj in board.objects]
+    known = set(ids)  # (a look-up in the list made reading a large realm quadratic)
     for oid in objects_data:
-        if oid not in ids:
+        if oid not in known:
             raise ContractError(f"objects.{oid}", "not an object of this board")
     for oid in ids:
         if oid not in objects_data:
@@ -78,7 +81,7 @@ def read_view(board: Board, data: Any) -> View:
         _need(isinstance(applied_data, dict), "applied", "an object of id: applications", applied_data)
         applied = {}
         for oid, rows in applied_data.items():
-            if oid not in ids:
+            if oid not in known:
                 raise ContractError(f"applied.{oid}", "not an object of this board")
             _need(isinstance(rows, list), f"applied.{oid}", "a list of applications", rows)
             applied[oid] = [_row(oid, i, r, f"applied.{oid}[{i}]") for i, r in enumerate(rows)]
