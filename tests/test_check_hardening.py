@@ -83,7 +83,6 @@ REFUSED = [
      "range: a resolution's numbers are below 2**63 in magnitude"),
     (_set(["ruleset"], 5), "ruleset: expected a string, got int"),
     (_set(["ruleset"], "sorcery"), "ruleset: 'sorcery', but the board is of the riftbound ruleset"),
-    (_set(["ruleset"], "riftbound-immediate"), "ruleset: 'riftbound-immediate', but the board is of the riftbound ruleset"),
     (_set(["engine"], []), "engine: expected a string, got list"),
     (_set(["objects"], {}), "objects: missing object 'u1' of the board"),
     (_set(["objects", "u9"], {}), "objects.u9: not an object of this board"),
