@@ -30,7 +30,9 @@ READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ru
              "riftasp/signature.py", "riftasp/schema.py", "riftasp/fuzz.py",
              # a campaign's task names its ruleset (it travels to the workers as data); the
              # shrink's simplifications read the board format's lists of the board's ruleset
-             "riftasp/campaign/evaluate.py", "riftasp/campaign/simplify.py"}
+             "riftasp/campaign/evaluate.py", "riftasp/campaign/simplify.py",
+             # an answer's `ruleset` field, whose family is compared with the board's
+             "riftasp/check/contract.py"}
 
 
 def _lookups(path) -> list[tuple[int, str]]:
