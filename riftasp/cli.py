@@ -453,15 +453,23 @@ def compare_rulesets(
     output_format: str = typer.Option("text", "--format", help="text, or md: a markdown report for rules designers"),
     engine: str = typer.Option("asp", help="asp or reference"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help="With --generate: stop generating after this many seconds"),
+    jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP + " (with --generate)"),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP + " (with --generate)"),
 ) -> None:
     """Two rulesets of one family on the same boards; exit 0 when they agree on every board, 1 when not."""
+    import functools
+
     from .research.compare import run
 
     if out is not None:
         _check_out_folder(out)
-    raise typer.Exit(run(a, b, boards or [], generate=generate, seed=seed, search=search, max_effects=max_effects,
-                         max_objects=max_objects, only_ops=only_ops, out=out, as_json=as_json, format=output_format,
-                         engine=engine, time_limit=time_limit))  # fmt: skip
+    try:
+        code = run(a, b, boards or [], generate=generate, seed=seed, search=search, max_effects=max_effects,
+                   max_objects=max_objects, only_ops=only_ops, out=out, as_json=as_json, format=output_format,
+                   engine=engine, time_limit=time_limit, runner=functools.partial(_runner, jobs, scheduler))  # fmt: skip
+    except _runner_errors() as err:
+        fail(str(err))
+    raise typer.Exit(code)
 
 
 def _check_out_folder(out: Path) -> None:
@@ -524,15 +532,22 @@ def properties(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
     fmt: str = typer.Option("text", "--format", help="text, or md (each failure's board and outcomes as tables)"),
     engine: str = typer.Option("auto", "--engine", help="auto (reference, failures confirmed on asp), asp or reference"),
+    jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
 ) -> None:
     """Properties every ruleset should have, on generated boards or up to a bound; each failure
     shrunk to a minimal board in --out. Exit 0 when all hold, 1 when one fails."""
+    import functools
+
     from .research.properties import BadInput, command
 
     _check_out_folder(out)
     try:
-        text, code = command(rulesets, generate, seed, bound, names, out, as_json, fmt, engine)
+        text, code = command(rulesets, generate, seed, bound, names, out, as_json, fmt, engine,
+                             runner=functools.partial(_runner, jobs, scheduler))  # fmt: skip
     except BadInput as err:
+        fail(str(err))
+    except _runner_errors() as err:
         fail(str(err))
     typer.echo(text)
     raise typer.Exit(code)

@@ -203,8 +203,9 @@ def test_cards_entering_together_are_no_board_for_order_independence():
 
 def test_order_independent_fails_on_an_engine_reading_listing_order_minimal_board_written(engine_as, tmp_path):
     engine_as(broken(first_listed_gains_one))
+    # (--jobs 1: the broken engine is this process's; a worker process would have the real one)
     result = cli("properties", "riftbound", "--generate", 20, "--seed", 0, "--property", "order-independent",
-                 "--engine", "reference", "--out", tmp_path)
+                 "--engine", "reference", "--out", tmp_path, "--jobs", 1)
     assert result.exit_code == 1, result.output
     line = result.stdout.splitlines()[0]
     minimal = tmp_path / "riftbound-order-independent.json"
@@ -402,7 +403,7 @@ def test_json_report_shape(tmp_path):
 def test_json_and_markdown_report_a_failure_with_both_outcomes(engine_as, tmp_path):
     engine_as(broken(first_listed_gains_one))
     result = cli("properties", "riftbound", "--bound", 0, "--json", "--out", tmp_path, "--property",
-                 "order-independent", "--engine", "reference")
+                 "order-independent", "--engine", "reference", "--jobs", 1)
     assert result.exit_code == 1
     (r,) = json.loads(result.stdout)["results"]
     assert r["verdict"] == "fails" and r["file"] == str(tmp_path / "riftbound-order-independent.json")
@@ -410,7 +411,7 @@ def test_json_and_markdown_report_a_failure_with_both_outcomes(engine_as, tmp_pa
     assert set(r["failure"]["outcomes"]) == {"board", "variant"}
     assert r["failure"]["differences"][0]["field"] == "might"
     md = cli("properties", "riftbound", "--bound", 0, "--format", "md", "--out", tmp_path, "--property",
-             "order-independent", "--engine", "reference")
+             "order-independent", "--engine", "reference", "--jobs", 1)
     assert md.exit_code == 1
     text = md.stdout
     assert "| riftbound | order-independent | fails |" in text

@@ -10,8 +10,10 @@ board's on both sides).
 The boards are
 - given: files and folders, as `riftasp crosscheck` finds them (riftasp/crosscheck.py);
 - generated (`--generate N --seed S`): drawn from A's board generators as `riftasp fuzz` draws
-  them, each disagreement shrunk by fuzz's own shrinking with "A and B differ on this board" as
-  the failure (B plays the engine, A riftasp; riftasp/fuzz.py), one finding per signature; or
+  them, and compared, shrunk and sorted into findings as fuzz does (one finding per identity,
+  riftasp/campaign/identity.py), A in riftasp's place and B in the engine's; a campaign, on
+  `--jobs` worker processes or a Dask cluster (`--scheduler`) with the same report for any of
+  them (docs/campaigns.md; the section "generated boards" below); or
 - searched for (`--search`): riftasp/research/search.py's kernels guess the smallest boards on
   which the two differ.
 
@@ -28,9 +30,11 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
+import time
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +73,9 @@ class Pair:
 
     a: Ruleset
     b: Ruleset
+    # The folders of variants given by their folder, made known here (`_name_given`): a worker
+    # that runs a part of the comparison makes them known too (`PairSpec`).
+    folders: tuple[str, ...] = ()
 
     @property
     def family(self) -> str:
@@ -90,7 +97,9 @@ class Pair:
 def rulesets_given(a: str, b: str) -> Pair:
     """The Pair A and B name (a ruleset's name, or a variant's folder); CompareError unless both
     are known and of one family."""
-    names = [_name_given(spec) for spec in (a, b)]  # folders first: adding one forgets the values
+    given = [_name_given(spec) for spec in (a, b)]  # folders first: adding one forgets the values
+    names = [name for name, _ in given]
+    folders = tuple(dict.fromkeys(str(folder) for _, folder in given if folder is not None))
     try:
         one, other = (ruleset(name) for name in names)
         for rules in (one, other):
@@ -102,7 +111,7 @@ def rulesets_given(a: str, b: str) -> Pair:
     if one.lineage[-1] != other.lineage[-1]:
         raise CompareError(f"{one} and {other} are not of one family ({_family_text(one)}, {_family_text(other)}): "
                            f"compare a ruleset with its variants, or two variants of one ruleset")
-    return Pair(one, other)
+    return Pair(one, other, folders)
 
 
 def _family_text(rules: Ruleset) -> str:
@@ -113,24 +122,25 @@ def _looks_like_path(spec: str) -> bool:
     return os.sep in spec or bool(os.altsep and os.altsep in spec) or spec.startswith(".")
 
 
-def _name_given(spec: str) -> str:
-    """The ruleset name of A or B: a known name, or a variant folder's (made known here)."""
+def _name_given(spec: str) -> tuple[str, Path | None]:
+    """The ruleset name of A or B: a known name, or a variant folder's (made known here: the
+    folder made known is returned with the name)."""
     path = Path(spec)
     if not _looks_like_path(spec) and spec in known():
-        return spec
+        return spec, None
     if path.is_dir() and (path / MANIFEST).is_file():
         folder = path.resolve()
         name = folder.name
         if name in known():
             if ruleset_folder(name).resolve() == folder:
-                return name
+                return name, None
             raise CompareError(f"{spec}: a ruleset called {name!r} is known already ({ruleset_folder(name)}); "
                                "a variant's folder needs a name of its own")
         try:
             add_ruleset_folder(folder.parent)  # as RIFTASP_RULESETS would name it
         except (ValueError, OSError, tomllib.TOMLDecodeError) as err:
             raise CompareError(f"{spec}: {err}") from None
-        return name
+        return name, folder.parent
     if path.is_dir():
         raise CompareError(f"{spec}: not a ruleset folder (no {MANIFEST} in it)")
     if _looks_like_path(spec):
@@ -594,67 +604,148 @@ def given_boards(paths: list[Path]) -> tuple[list[Board], list[tuple[str, str]]]
 
 
 # ---- generated boards ------------------------------------------------------------------------------
+#
+# A generated run is a campaign (docs/campaigns.md): its boards are drawn and compared in chunks
+# of `riftasp fuzz`'s size, chunk c's boards drawn with a seed of the run's seed and c alone
+# (riftasp/campaign/evaluate.py `chunk_seed`), so they are fuzz's boards and the same for any
+# number of workers; the chunks run on a runner (riftasp/campaign/pool.py: this process, local
+# worker processes or a Dask cluster) and their results are taken in order. After each round of
+# chunks, its disagreeing boards are shrunk together (riftasp/campaign/shrink.py `shrink_all`,
+# every round of candidates compared on the runner in fixed groups), and a finding's identity is
+# read off its shrunk board (riftasp/campaign/identity.py): boards that shrink to one identity
+# are one finding, counted on each. A new finding's operations are then knocked out of its board
+# one kind at a time, and a disagreement that survives is shrunk too, as fuzz does.
+
+KNOCKOUT_DEPTH = 3  # rounds of knocking a finding's operations out of its board (fuzz's default)
 
 
-class _Side:
-    """One ruleset's resolution of boards asked for one at a time (fuzz's `riftasp` callable):
-    the board resolved under `rules`; with the ASP resolver in batches (riftasp/batch.py,
-    `Prefetching`), the boards a run will draw foretold to both sides at once (`start`)."""
+@dataclass(frozen=True)
+class PairSpec:
+    """A and B as a task names them: plain data that travels to a worker process or a Dask worker.
 
-    def __init__(self, rules: Ruleset, engine: str, other: _Side | None = None) -> None:
-        self.rules, self.engine, self.other = rules, engine, other
-        self.prefetching: Any = None
-        if engine == "asp":
-            from ..batch import Prefetching
+    `drop`: the settings keys a generated board leaves out (`_without_settings`); `folders`: the
+    folders of variants made known by their folder in this process (`rulesets_given`), made known
+    where a task runs when it does not know A or B (a Dask worker on another machine needs them
+    at the same path)."""
 
-            self.prefetching = Prefetching()
+    a: str
+    b: str
+    engine: str = "asp"
+    drop: frozenset[str] = frozenset()
+    folders: tuple[str, ...] = ()
 
-    def __call__(self, board: Board) -> Resolution:
-        board = replace(board, ruleset=self.rules)
-        if self.prefetching is not None:
-            return self.prefetching(board)
-        from ..reference import resolve as reference_resolve
+    def pair(self) -> Pair:
+        from ..campaign.pool import worker_cached
 
-        return reference_resolve(board)
+        if self.folders and not {self.a, self.b} <= set(known()):
+            worker_cached(("ruleset folders", self.folders), self._make_known)
+        return Pair(ruleset(self.a), ruleset(self.b))
 
-    def start(self, foretell: Callable[[int], list[Board]] | None) -> None:
-        if foretell is not None:
-            foretell = _memo(foretell)  # one dry run for both sides
-        if self.prefetching is not None:
-            rules = self.rules
-            self.prefetching.start(None if foretell is None else (
-                lambda n, told=foretell: [replace(x, ruleset=rules) for x in told(n)]))  # fmt: skip
-        if self.other is not None:
-            self.other.start(foretell)
+    def _make_known(self) -> tuple[str, ...]:
+        for folder in self.folders:
+            add_ruleset_folder(Path(folder))
+        return self.folders
 
 
-def _memo(foretell: Callable[[int], list[Board]]) -> Callable[[int], list[Board]]:
-    told: dict[int, list[Board]] = {}
+@dataclass(frozen=True)
+class Compared:
+    """One board resolved under A and under B: what differs (nothing: they agree), or the one-line
+    error of the side that failed on it (`error`, then `found` is empty)."""
 
-    def cached(n: int) -> list[Board]:
-        if n not in told:
-            told[n] = foretell(n)
-        return told[n]
-
-    return cached
+    found: tuple[Disagreement, ...] = ()
+    error: str | None = None
 
 
-class _Engine:
-    """B's side as fuzz's engine: the result JSON; a failure is an EngineError."""
+@dataclass(frozen=True)
+class CompareTask:
+    """Board dicts to resolve under A and B, each with the source it is reported under."""
 
-    def __init__(self, side: _Side) -> None:
-        self.side, self.name = side, side.rules.name
+    spec: PairSpec
+    boards: tuple[tuple[str, dict[str, Any]], ...]
 
-    def __call__(self, board: Board) -> dict[str, Any]:
-        from ..engines import EngineError
 
+def compare_task(task: CompareTask) -> list[Compared]:
+    """Each board of the task under A and under B (a runner's task: module-level, plain data)."""
+    pair = task.spec.pair()
+    loaded: list[Board | Compared] = []
+    for source, data in task.boards:
         try:
-            return self.side(board).to_json()
-        except Exception as err:  # noqa: BLE001 - reported as the engine's failure, in one line
-            raise EngineError(f"{self.name} failed on {board.source}: {type(err).__name__}: {err}") from None
+            loaded.append(board_from_dict(data, source))
+        except BoardError as err:
+            loaded.append(Compared(error=str(err)))
+    boards = [b for b in loaded if isinstance(b, Board)]
+    under = [replace(board, ruleset=rules) for rules in (pair.a, pair.b) for board in boards]
+    results = _resolved_each(under, task.spec.engine)
+    pairs = iter(zip(boards, results[: len(boards)], results[len(boards):]))
+    out = []
+    for item in loaded:
+        if isinstance(item, Compared):
+            out.append(item)
+            continue
+        board, ra, rb = next(pairs)
+        if isinstance(ra, str) or isinstance(rb, str):
+            rules, message = (pair.a, ra) if isinstance(ra, str) else (pair.b, rb)
+            out.append(Compared(error=f"resolving under {rules}: {message}"))
+        else:
+            out.append(Compared(tuple(compare(board.source, ra.to_json(), rb.to_json(), board.ruleset))))
+    return out
 
-    def close(self) -> None:
-        pass
+
+def _resolved_each(boards: list[Board], engine: str) -> list[Resolution | str]:
+    """Each board's Resolution, or the one line of the failure in its place (a board that fails
+    leaves the others' answers standing)."""
+    if not boards:
+        return []
+    if engine == "asp":
+        from ..batch import resolve_many
+        from ..failure import ResolveFailure
+
+        return [o.message if isinstance(o, ResolveFailure) else o for o in resolve_many(boards)]
+    from ..reference import resolve as reference_resolve
+
+    out: list[Resolution | str] = []
+    for board in boards:
+        try:
+            out.append(reference_resolve(board))
+        except Exception as err:  # noqa: BLE001 - that board's failure, in one line
+            out.append(f"{board.ruleset} failed on {board.source}: {type(err).__name__}: {err}")
+    return out
+
+
+@dataclass(frozen=True)
+class DrawTask:
+    """A chunk of a generated run: its boards drawn where the task runs, then compared."""
+
+    spec: PairSpec
+    seed: int
+    chunk: int
+    size: int
+
+
+@dataclass(frozen=True)
+class Drawn:
+    chunk: int
+    compared: list[Compared]
+    boards: list[dict[str, Any] | None]  # the disagreeing and failing boards (None for the others)
+
+
+def draw_and_compare(task: DrawTask) -> Drawn:
+    """A chunk's boards, drawn from A's generators as `riftasp fuzz` draws its chunk (without the
+    settings `spec.drop` names), each compared under A and B."""
+    from ..campaign.evaluate import board_source, chunk_seed
+    from ..campaign.pool import worker_cached
+    from ..fuzz import drawn_boards
+    from ..profile import Profile
+
+    spec = task.spec
+    rules = spec.pair().a
+    strategy = worker_cached(("strategy", rules.name, Profile()), lambda: rules.board_strategy(Profile()))
+    drawn = [_without_settings(data, spec.drop)
+             for data in drawn_boards(strategy, chunk_seed(task.seed, task.chunk), task.size)]  # fmt: skip
+    sources = [board_source(task.seed, task.chunk, i) for i in range(len(drawn))]
+    compared = compare_task(CompareTask(spec, tuple(zip(sources, drawn))))
+    kept = [data if c.found or c.error else None for data, c in zip(drawn, compared)]
+    return Drawn(task.chunk, compared, kept)
 
 
 def _without_settings(data: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
@@ -668,41 +759,186 @@ def _without_settings(data: dict[str, Any], keys: frozenset[str]) -> dict[str, A
     return out | {"settings": kept} if kept else out
 
 
+@dataclass
+class _Finding:
+    """One distinct disagreement of a generated run: its shrunk board and how often it was found."""
+
+    board: dict[str, Any]
+    found: list[Disagreement]
+    identity: str
+    signature: Any  # riftasp.signature.Signature
+    count: int = 1
+    first_board: str = ""
+
+
+class _GeneratedRun:
+    """A generated run's rounds: chunks compared on the runner, disagreeing boards shrunk,
+    findings by identity (riftasp/fuzz.py's campaign, for two rulesets)."""
+
+    def __init__(self, spec: PairSpec, runner: Any, progress: Any, seed: int, deadline: float | None) -> None:
+        self.spec, self.runner, self.progress, self.seed, self.deadline = spec, runner, progress, seed, deadline
+        self.generated = self.failing_boards = self.shrink_runs = 0
+        self.timed_out = False
+        self.findings: dict[str, _Finding] = {}
+        self.shrunk_boards: dict[str, tuple[dict[str, Any], list[Disagreement]]] = {}
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def run(self, count: int, max_found: int) -> None:
+        from ..fuzz import CHUNK, ROUND_CHUNKS
+
+        chunks = math.ceil(count / CHUNK)
+        for first in range(0, chunks, ROUND_CHUNKS):
+            tasks = [DrawTask(self.spec, self.seed, c, min(CHUNK, count - c * CHUNK))
+                     for c in range(first, min(first + ROUND_CHUNKS, chunks))]  # fmt: skip
+            failing: list[tuple[str, dict[str, Any], list[Disagreement]]] = []
+            results = self.runner.map(draw_and_compare, tasks)
+            try:
+                for result in results:
+                    failing += self.take(result)
+                    if self.expired():
+                        self.timed_out = True
+                        break
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()  # cancels what is still pending on the workers
+            self.shrink_round(failing)
+            if self.timed_out or len(self.findings) >= max_found:
+                return
+
+    def take(self, result: Drawn) -> list[tuple[str, dict[str, Any], list[Disagreement]]]:
+        """Count a chunk's boards; its disagreeing boards (source, board, differences), in order.
+        A board either side failed on ends the run (CompareFailure), the first one in order."""
+        from ..campaign.evaluate import board_source
+
+        failing = []
+        for index, (compared, data) in enumerate(zip(result.compared, result.boards)):
+            self.generated += 1
+            if compared.error is not None:
+                raise CompareFailure(compared.error, data)
+            if compared.found:
+                assert data is not None
+                self.failing_boards += 1
+                failing.append((board_source(self.seed, result.chunk, index), data, list(compared.found)))
+        self.progress.update(failing=self.failing_boards or None)
+        self.progress.advance(len(result.compared))
+        return failing
+
+    def shrink_round(self, failing: list[tuple[str, dict[str, Any], list[Disagreement]]]) -> None:
+        from ..campaign.identity import identity
+        from ..campaign.shrink import primary, still_fails
+        from ..signature import kinds, knock_out
+
+        if not failing:
+            return
+        self.progress.update(phase="shrinking")
+        new: list[tuple[dict[str, Any], list[Disagreement], _Finding]] = []
+        for (source, data, found), (board, board_found) in zip(failing, self.shrunk([(d, f) for _, d, f in failing])):
+            ident = identity(board, primary(board_found))
+            finding = self.findings.get(ident)
+            if finding is not None:
+                finding.count += 1
+                continue
+            new.append((data, found, self.add(board, board_found, ident, source)))
+        # Other disagreements on the same boards: each new finding's operations knocked out in turn.
+        depth = 1
+        while new and depth < KNOCKOUT_DEPTH and not self.expired():
+            children = [(rest, found) for data, found, finding in new for op in finding.signature.ops
+                        if (rest := knock_out(data, {op})) is not None]  # fmt: skip
+            results = self.evaluate([rest for rest, _ in children])
+            still = [(rest, left) for (rest, found), left in zip(children, results)
+                     if left is not None and still_fails(left, kinds(primary(found)))]  # fmt: skip
+            new = []
+            for (rest, left), (board, board_found) in zip(still, self.shrunk(still)):
+                ident = identity(board, primary(board_found))
+                if ident not in self.findings:
+                    new.append((rest, left, self.add(board, board_found, ident, "")))
+            depth += 1
+        self.progress.update(phase=None)
+
+    def shrunk(self, items: list[tuple[dict[str, Any], list[Disagreement]]]) -> list[tuple[dict[str, Any], list[Disagreement]]]:
+        """Each disagreeing board shrunk, once per distinct board."""
+        from ..campaign.shrink import shrink_all
+
+        keys = [json.dumps(data, sort_keys=True, separators=(",", ":")) for data, _ in items]
+        todo = {key: item for key, item in zip(keys, items) if key not in self.shrunk_boards}
+        for key, result in zip(todo, shrink_all(list(todo.values()), self.evaluate)):
+            self.shrunk_boards[key] = result
+        return [self.shrunk_boards[key] for key in keys]
+
+    def evaluate(self, boards: Sequence[dict[str, Any]]) -> list[list[Disagreement] | None]:
+        """Boards compared while shrinking, on the runner in fixed groups: what differs on each,
+        or None (a side failed on it, or out of time)."""
+        from ..fuzz import SHRINK_CHUNK
+
+        if not boards:
+            return []
+        if self.expired():
+            return [None] * len(boards)
+        source = f"<fuzz seed {self.seed}: shrinking>"
+        tasks = [CompareTask(self.spec, tuple((source, b) for b in boards[i:i + SHRINK_CHUNK]))
+                 for i in range(0, len(boards), SHRINK_CHUNK)]  # fmt: skip
+        found = [None if c.error is not None else list(c.found) for group in self.runner.map(compare_task, tasks)
+                 for c in group]  # fmt: skip
+        self.shrink_runs += len(boards)
+        self.progress.update(shrink_runs=self.shrink_runs)
+        return found
+
+    def add(self, board: dict[str, Any], found: list[Disagreement], ident: str, source: str) -> _Finding:
+        from ..signature import signature
+
+        finding = _Finding(board, found, ident, signature(board, found), first_board=source)
+        self.findings[ident] = finding
+        first = found[0]
+        objects = len(board["objects"])
+        self.progress.update(found=len(self.findings))
+        self.progress.event(f"disagreement {ident}: {first.object}.{first.field} ({finding.signature.text()}), shrunk "
+                            f"to {objects} object{'s' if objects != 1 else ''}", event="found", identity=ident,
+                            signature=finding.signature.to_json(), seed=self.seed, board=source, objects=objects,
+                            disagreements=[d.to_json() for d in found])  # fmt: skip
+        return finding
+
+
 def generated(pair: Pair, count: int, seed: int, engine: str = "asp", progress: Any = None,
-              time_limit: float | None = None, max_found: int = 20) -> CompareReport:  # fmt: skip
+              time_limit: float | None = None, max_found: int = 20, runner: Any = None) -> CompareReport:  # fmt: skip
     """`count` boards drawn from A's generators as `riftasp fuzz` draws them (the same seed, the
-    same boards), each resolved under A and B; every disagreement shrunk by fuzz (B as its
-    engine, A as riftasp), one finding per signature."""
+    same boards), each resolved under A and B, on `runner` (default: this process); every
+    disagreement shrunk, one finding per identity; the same report for any runner."""
     try:
-        from ..fuzz import fuzz
+        import hypothesis  # noqa: F401
     except ImportError as err:
         raise CompareError(f"riftasp compare --generate needs hypothesis ({err}): pip install 'hypothesis>=6.100'") from None
+    from ..campaign.pool import make_runner
     from ..profile import Profile
+    from ..progress import Progress
 
-    strategy = pair.a.board_strategy(Profile())
-    if strategy is None:
+    if pair.a.board_strategy(Profile()) is None:
         raise CompareError(f"--generate: no board generators for {pair.a}")
     points = pair.points()
     switches = frozenset(p.switch for i in pair.choice_points if (p := points.get(i)) is not None and p.switch)
     switches |= frozenset(i for i in pair.choice_points if i not in points and i != LAYER_TABLE)
-    strategy = strategy.map(lambda data: _without_settings(data, switches))
-    b_side = _Side(pair.b, engine)
-    a_side = _Side(pair.a, engine, other=b_side)
-    run = fuzz(_Engine(b_side), seed=seed, count=count, riftasp=a_side, strategy=strategy, progress=progress,
-               time_limit=time_limit, max_found=max_found)  # fmt: skip
-    if run.failure is not None:
-        side = pair.a if run.failure.side == "riftasp" else pair.b
-        message = run.failure.message.replace("riftasp failed", f"{pair.a} failed")
-        raise CompareFailure(f"resolving under {side}: {message}", run.failure.board)
-    found = [board_from_dict(example.board, f"<generated: seed {example.seed}, finding {i}>")
-             for i, example in enumerate(run.counterexamples, 1)]  # fmt: skip
+    spec = PairSpec(pair.a.name, pair.b.name, engine, switches, pair.folders)
+    own_runner = runner is None
+    runner = runner or make_runner(1)
+    start = time.monotonic()
+    campaign = _GeneratedRun(spec, runner, progress or Progress(), seed,
+                             None if time_limit is None else start + time_limit)  # fmt: skip
+    try:
+        campaign.run(count, max_found)
+    finally:
+        if own_runner:
+            runner.close()
+    seconds = time.monotonic() - start
+    findings = list(campaign.findings.values())
+    found = [board_from_dict(f.board, f"<generated: seed {seed}, finding {i}>") for i, f in enumerate(findings, 1)]
     comparisons = compare_boards(found, pair, engine)
-    for comparison, example in zip(comparisons, run.counterexamples):
+    for comparison, finding in zip(comparisons, findings):
         comparison.generated = True
-        comparison.details = {"seed": example.seed, "count": example.count,
-                              "signature": example.signature.to_json() if example.signature else None}  # fmt: skip
-    details = {"seed": seed, "count": count, "generated": run.generated, "failing_boards": run.failing_boards,
-               "shrink_runs": run.shrink_runs, "timed_out": run.timed_out, "seconds": round(run.seconds, 2)}  # fmt: skip
+        comparison.details = {"seed": seed, "count": finding.count, "signature": finding.signature.to_json()}
+    details = {"seed": seed, "count": count, "generated": campaign.generated, "failing_boards": campaign.failing_boards,
+               "shrink_runs": campaign.shrink_runs, "timed_out": campaign.timed_out, "seconds": round(seconds, 2)}  # fmt: skip
     return CompareReport(pair, "generate", comparisons, details=details)
 
 
@@ -753,9 +989,11 @@ def write_findings(report: CompareReport, out: Path) -> None:
 def run(a: str, b: str, boards: list[Path], *, generate: int | None = None, seed: int = 0, search: bool = False,
         max_effects: int | None = None, max_objects: int | None = None, only_ops: str | None = None,
         out: Path | None = None, as_json: bool = False, format: str = "text", engine: str = "asp",
-        time_limit: float | None = None) -> int:  # fmt: skip
+        time_limit: float | None = None, runner: Callable[[], Any] | None = None) -> int:  # fmt: skip
     """`riftasp compare`: prints the report; the exit code (a failure: `commands.fail`). The command
-    line has checked `out` (a folder, or a place one can be made in)."""
+    line has checked `out` (a folder, or a place one can be made in). `runner` makes the runner
+    a generated run's work runs on (riftasp/campaign/pool.py; default: this process), once the
+    input is checked; a RunnerError of its work is raised to the caller."""
     from ..commands import ENGINES, INTERNAL_ERROR, echo, emit_json, fail, positive
 
     modes = [m for m, on in (("BOARDS", bool(boards)), ("--generate", generate is not None), ("--search", search)) if on]
@@ -801,8 +1039,14 @@ def run(a: str, b: str, boards: list[Path], *, generate: int | None = None, seed
         elif generate is not None:
             from ..progress import make_progress
 
-            with make_progress("compare", generate, as_json) as progress:
-                report = generated(pair, generate, seed, engine, progress, time_limit)
+            from ..campaign.pool import make_runner
+
+            where = runner() if runner is not None else make_runner(1)
+            try:
+                with make_progress("compare", generate, as_json) as progress:
+                    report = generated(pair, generate, seed, engine, progress, time_limit, runner=where)
+            finally:
+                where.close()
         else:
             report = searched(pair, max_effects or DEFAULT_MAX_EFFECTS, max_objects or DEFAULT_MAX_OBJECTS, ops,
                               engine)  # fmt: skip

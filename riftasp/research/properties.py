@@ -105,10 +105,21 @@ is shrunk (riftasp/reduce.py) to a minimal board on which the property still fai
 engines when the ASP engine confirmed it), written to `--out` as `RULESET-PROPERTY.json`, with
 its variant beside it (`RULESET-PROPERTY.variant.json`). A failure found on the reference engine
 that the ASP engine confirms on none of the boards asked is reported as the reference engine's.
+
+Where: the boards are checked in groups of `GROUP` (every property on each board of a group, the
+board resolved once) on a runner (riftasp/campaign/pool.py: this process with `--jobs 1`, local
+worker processes with `--jobs N`, a Dask cluster with `--scheduler`), and the groups' verdicts are
+counted in the order of the boards. The groups are fixed by the boards alone, and `auto` falls
+back to the ASP engine only when the reference engine failed on every board of every group, so
+the findings, the minimal boards and the report are the same on any runner. The failing boards
+asked again on the ASP engine are asked on the runner too; the shrinking of a failure (one board
+per property) runs in this process. The engines in `RESOLVERS` are this process's: a test that
+puts another in their place runs with `--jobs 1` (a worker process has the real ones).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import itertools
@@ -1142,70 +1153,175 @@ class PropertyResult:
 
 
 def run(ruleset: Any, boards: list[dict[str, Any]], names: Sequence[str], engine: str = "auto",
-        out: Path | None = None, progress: Progress | None = None, bound: int | None = None) -> list[PropertyResult]:
+        out: Path | None = None, progress: Progress | None = None, bound: int | None = None,
+        runner: Any = None) -> list[PropertyResult]:
     """Every property in `names` on every board (dicts of `ruleset`'s boards); each failure shrunk
-    and, with `out`, written there."""
+    and, with `out`, written there. The boards are checked on `runner` (riftasp/campaign/pool.py;
+    default: this process) in groups of `GROUP`, each group on one engine: the results are the
+    same for any runner. Confirming and shrinking the failures happen here."""
+    from ..campaign.pool import make_runner
+
     progress = progress or Progress()
-    screen = "reference" if engine == "auto" else engine
+    own_runner = runner is None
+    runner = runner or make_runner(1)
+    tasks = [ScreenTask(ruleset.name, tuple(names), engine, first, tuple(boards[first:first + GROUP]))
+             for first in range(0, len(boards), GROUP)]  # fmt: skip
+    tally = _Tally(str(ruleset), names, len(boards), engine, bound)
+    # engine auto: the groups the reference engine failed on every board of, as the ASP engine
+    # checked them (used when that is every group: a ruleset the reference engine cannot resolve)
+    on_asp: list[tuple[ScreenTask, Screened]] = []
+    reference_resolved = False  # a board, at least: the reference engine can resolve the ruleset
+    try:
+        for task, screened in zip(tasks, runner.map(screen_group, tasks)):
+            tally.add(task, screened)
+            if screened.on_asp is not None:
+                on_asp.append((task, screened.on_asp))
+            elif any(screened.valid):
+                reference_resolved = True
+            progress.update(failing=sum(r.failing for r in tally.results.values()) or None)
+            progress.advance(len(task.boards) * len(names))
+        screen = "reference" if engine == "auto" else engine
+        if engine == "auto" and on_asp and not reference_resolved:
+            screen = "asp"  # (a ruleset the reference engine cannot resolve: the ASP engine alone)
+            invalid, tally = tally.invalid, _Tally(str(ruleset), names, len(boards), engine, bound)
+            for task, screened in on_asp:
+                tally.add(task, screened)
+            tally.invalid = invalid  # (a group of invalid boards alone has no verdicts on_asp)
+        for name in names:
+            result, failing = tally.results[name], tally.failing[name]
+            start = time.monotonic()
+            progress.update(property=name)
+            if failing and not result.unavailable:
+                _settle(name, failing, engine, screen, result, progress, runner)
+                if out is not None:
+                    _write(result, out)
+            result.seconds += time.monotonic() - start
+            if result.failure is not None:
+                progress.event(f"{ruleset} {name}: fails ({result.failure.explanation})", event="failed",
+                               ruleset=str(ruleset), property=name)
+    finally:
+        if own_runner:
+            runner.close()
+    return tally.finished()
+
+
+# Boards a task checks, every property on each: a fixed number, so the groups (and what is found
+# in them) do not depend on how many workers there are.
+GROUP = 25
+
+
+@dataclass(frozen=True)
+class ScreenTask:
+    """A group of boards to check the properties `names` on (a runner's task: plain data).
+
+    `engine` "auto" checks them on the reference engine, and on the ASP engine too when the
+    reference engine fails on every valid board of the group (`Screened.on_asp`)."""
+
+    ruleset: str
+    names: tuple[str, ...]
+    engine: str
+    first: int  # the index of the group's first board in the run (its boards' sources)
+    boards: tuple[dict[str, Any], ...]
+
+
+@dataclass
+class Screened:
+    """A group's verdicts on one engine: per property, one per valid board, in order (up to the
+    board where the property turned out `Unavailable`, if it did)."""
+
+    engine: str
+    valid: list[bool] = field(default_factory=list)  # per board of the group: a valid board?
+    verdicts: dict[str, list[Verdict]] = field(default_factory=dict)
+    unavailable: dict[str, str] = field(default_factory=dict)  # property -> why it cannot be checked
+    seconds: dict[str, float] = field(default_factory=dict)  # per property (the boards' resolution shared)
+    all_failed: bool = False  # the engine failed on every valid board
+    on_asp: Screened | None = None
+
+
+def screen_group(task: ScreenTask) -> Screened:
+    """Every property of the task on each of its boards (where the runner runs it)."""
     loaded: list[tuple[Board, dict[str, Any]]] = []
-    invalid = 0
-    for i, data in enumerate(boards):
+    valid = []
+    for i, data in enumerate(task.boards, task.first):
         try:
-            loaded.append((board_from_dict(data, f"<{ruleset} board {i}>"), data))
+            loaded.append((board_from_dict(data, f"<{task.ruleset} board {i}>"), data))
+            valid.append(True)
         except BoardError:
-            invalid += 1
-    base = _resolve(screen, [b for b, _ in loaded])
-    if engine == "auto" and base and all(isinstance(r, str) for r in base):
-        screen = "asp"  # (a ruleset the reference engine cannot resolve: the ASP engine alone)
-        base = _resolve(screen, [b for b, _ in loaded])
-    results = []
+            valid.append(False)
+    screened = _screened(task.names, loaded, "reference" if task.engine == "auto" else task.engine)
+    if task.engine == "auto" and screened.all_failed:
+        screened.on_asp = _screened(task.names, loaded, "asp")
+        screened.on_asp.valid = valid
+    screened.valid = valid
+    return screened
+
+
+def _screened(names: Sequence[str], loaded: list[tuple[Board, dict[str, Any]]], engine: str) -> Screened:
+    """The properties on the boards on one engine (each board resolved once, the variants of one
+    property together)."""
+    start = time.monotonic()
+    base = _resolve(engine, [b for b, _ in loaded])
+    shared = (time.monotonic() - start) / max(1, len(names))
+    screened = Screened(engine, all_failed=bool(base) and all(isinstance(r, str) for r in base))
     for name in names:
         start = time.monotonic()
-        result = PropertyResult(str(ruleset), name, boards=len(boards), engine=engine, bound=bound)
-        if invalid:
-            result.skipped["not a valid board"] += invalid
-        progress.update(property=name)
+        verdicts = screened.verdicts[name] = []
         try:
-            failing = _screen(name, loaded, base, screen, result, progress)
+            _screen(name, loaded, base, engine, verdicts)
         except Unavailable as err:
-            result.unavailable = str(err)
-            failing = []
-        if failing:
-            _settle(name, failing, engine, screen, result, progress)
-            if out is not None:
-                _write(result, out)
-        result.seconds = time.monotonic() - start
-        if result.failure is not None:
-            progress.event(f"{ruleset} {name}: fails ({result.failure.explanation})", event="failed",
-                           ruleset=str(ruleset), property=name)
-        results.append(result)
-    return results
+            screened.unavailable[name] = str(err)
+        screened.seconds[name] = shared + time.monotonic() - start
+    return screened
 
 
 def _screen(name: str, loaded: list[tuple[Board, dict[str, Any]]], base: list[Resolution | str], engine: str,
-            result: PropertyResult, progress: Progress) -> list[tuple[dict[str, Any], Failure]]:
-    """The property on every board on one engine, variants resolved together; the failures."""
+            verdicts: list[Verdict]) -> None:
+    """The property on every board on one engine, variants resolved together: each verdict
+    appended to `verdicts` as it is judged."""
     plans: list[Plan | Skip] = [PROPERTIES[name].plan(b, data) if not isinstance(r, str)
                                 else Skip(f"the {engine} engine failed on it ({r.split(':')[0]})")
                                 for (b, data), r in zip(loaded, base)]  # fmt: skip
     flat = [v for p in plans if isinstance(p, Plan) for _, v in p.variants]
     resolved = iter(_resolve(engine, flat))
-    failing = []
-    for (_, data), plan, res in zip(loaded, plans, base):
+    for plan, res in zip(plans, base):
         if isinstance(plan, Skip):
-            verdict: Verdict = plan
+            verdicts.append(plan)
         else:
-            verdict = _judge(name, plan, res, [next(resolved) for _ in plan.variants], engine)
-        if isinstance(verdict, Skip):
-            result.skipped[verdict.reason] += 1
-        else:
-            result.judged += 1
-        if isinstance(verdict, Failure):
-            result.failing += 1
-            failing.append((data, verdict))
-            progress.update(failing=result.failing)
-        progress.advance()
-    return failing
+            verdicts.append(_judge(name, plan, res, [next(resolved) for _ in plan.variants], engine))
+
+
+class _Tally:
+    """The groups' verdicts counted into each property's result, in the order of the boards."""
+
+    def __init__(self, ruleset: str, names: Sequence[str], boards: int, engine: str, bound: int | None) -> None:
+        self.results = {n: PropertyResult(ruleset, n, boards=boards, engine=engine, bound=bound) for n in names}
+        self.failing: dict[str, list[tuple[dict[str, Any], Failure]]] = {n: [] for n in names}
+        self.invalid = 0
+
+    def add(self, task: ScreenTask, screened: Screened) -> None:
+        self.invalid += screened.valid.count(False)
+        valid = [data for data, ok in zip(task.boards, screened.valid) if ok]
+        for name, result in self.results.items():
+            if result.unavailable:
+                continue  # (not checked from the board where it turned out so)
+            for data, verdict in zip(valid, screened.verdicts.get(name, ())):
+                if isinstance(verdict, Skip):
+                    result.skipped[verdict.reason] += 1
+                else:
+                    result.judged += 1
+                if isinstance(verdict, Failure):
+                    result.failing += 1
+                    self.failing[name].append((data, verdict))
+            result.seconds += screened.seconds.get(name, 0.0)
+            if name in screened.unavailable:
+                result.unavailable = screened.unavailable[name]
+                self.failing[name] = []
+
+    def finished(self) -> list[PropertyResult]:
+        for result in self.results.values():
+            if self.invalid:  # counted first, as the boards are read before they are checked
+                result.skipped = Counter({"not a valid board": self.invalid, **result.skipped})
+        return list(self.results.values())
 
 
 def _size(data: dict[str, Any]) -> int:
@@ -1213,15 +1329,16 @@ def _size(data: dict[str, Any]) -> int:
 
 
 def _settle(name: str, failing: list[tuple[dict[str, Any], Failure]], engine: str, screen: str,
-            result: PropertyResult, progress: Progress) -> None:
-    """Confirm the failures on the ASP engine (auto), then shrink the smallest one."""
+            result: PropertyResult, progress: Progress, runner: Any) -> None:
+    """Confirm the failures on the ASP engine (auto; the boards asked together, on `runner`),
+    then shrink the smallest one (here)."""
     failing = sorted(failing, key=lambda f: _size(f[0]))
     chosen, on_asp = failing[0], False
     if engine == "auto" and screen != "asp":
         result.confirmed = 0
-        for data, _ in failing[:CONFIRMED_AT_MOST]:
+        asked = [data for data, _ in failing[:CONFIRMED_AT_MOST]]
+        for data, again in zip(asked, runner.map(functools.partial(judged, name, engine="asp"), asked)):
             result.asked += 1
-            again = judged(name, data, "asp")
             if isinstance(again, Failure):
                 if not on_asp:
                     chosen, on_asp = (data, again), True
@@ -1412,15 +1529,21 @@ def parse_rulesets(text: str) -> list[Any]:
 
 
 def boards_for(rules: Any, generate: int | None, seed: int, bound: int | None) -> list[dict[str, Any]]:
+    check_boards_for(rules, bound)
+    if bound is not None:
+        return list(bounded_boards(rules, bound))
+    assert generate is not None
+    return generated_boards(rules, generate, seed)
+
+
+def check_boards_for(rules: Any, bound: int | None) -> None:
+    """BadInput unless the ruleset has the boards asked for (a bounded space, or generators)."""
     if bound is not None:
         if space_of(rules) is None:
             raise BadInput(f"--bound: no bounded space of boards for the {rules} ruleset; families with one: "
                            f"{', '.join(SPACES)}")
-        return list(bounded_boards(rules, bound))
-    if rules.value("board_strategy") is None:
+    elif rules.value("board_strategy") is None:
         raise BadInput(f"--generate: no board generators for the {rules} ruleset")
-    assert generate is not None
-    return generated_boards(rules, generate, seed)
 
 
 def validate(generate: int | None, bound: int | None, engine: str) -> None:
@@ -1435,8 +1558,11 @@ def validate(generate: int | None, bound: int | None, engine: str) -> None:
 
 
 def command(rulesets: str, generate: int | None, seed: int, bound: int | None, properties: str | None,
-            out: Path, as_json: bool, fmt: str, engine: str) -> tuple[str, int]:
-    """`riftasp properties`: (what to print, the exit code); BadInput for bad input."""
+            out: Path, as_json: bool, fmt: str, engine: str, runner: Callable[[], Any] | None = None) -> tuple[str, int]:
+    """`riftasp properties`: (what to print, the exit code); BadInput for bad input. `runner`
+    makes the runner the boards are checked on (riftasp/campaign/pool.py; default: this
+    process), once the input is checked; a RunnerError of its work is raised."""
+    from ..campaign.pool import make_runner
     from ..progress import make_progress
 
     if fmt not in ("text", "md"):
@@ -1449,9 +1575,15 @@ def command(rulesets: str, generate: int | None, seed: int, bound: int | None, p
     start = time.monotonic()
     results: list[PropertyResult] = []
     for r in rules:
-        boards = boards_for(r, generate, seed, bound)
-        with make_progress(f"properties {r}", len(boards) * len(names), as_json) as progress:
-            results += run(r, boards, names, engine, out, progress, bound)
+        check_boards_for(r, bound)  # every ruleset's, before any work starts
+    where = runner() if runner is not None else make_runner(1)
+    try:
+        for r in rules:
+            boards = boards_for(r, generate, seed, bound)
+            with make_progress(f"properties {r}", len(boards) * len(names), as_json) as progress:
+                results += run(r, boards, names, engine, out, progress, bound, runner=where)
+    finally:
+        where.close()
     seconds = time.monotonic() - start
     code = 1 if any(r.verdict == "fails" for r in results) else 0
     if as_json:
