@@ -51,6 +51,10 @@ def resolve(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output (JSON lines for several boards)"),
     engine: str = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
+    jobs: int | None = typer.Option(None, "--jobs", min=1, help="Worker processes for many boards (default: this "
+                                    "machine's cores, from 400 boards on)"),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Resolve many boards on a "
+                                         "Dask cluster (pip install 'riftasp[cluster]'; docs/campaigns.md)"),
 ) -> None:
     """Every object's current characteristics, for one board or many (resolved in batches).
 
@@ -58,7 +62,7 @@ def resolve(
     stderr (with --json also {"board", "error", "kind"} in its place on stdout), the others their
     answers, and the exit code is 2.
     """
-    resolve_boards(boards, as_json, engine, time_limit)
+    resolve_boards(boards, as_json, engine, time_limit, jobs, scheduler)
 
 
 @app.command()

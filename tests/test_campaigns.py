@@ -270,3 +270,20 @@ def test_out_folder_paths(tmp_path: Path):
     result = cli("fuzz", "--engine", "reference", "--count", 3, "--out", tmp_path / "o", "--jobs", 1)
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["campaign.json", "chunks.jsonl", "shrunk.jsonl"]
+
+
+def test_resolving_many_boards_on_every_core_answers_as_one_process(tmp_path):
+    # From 400 boards on, `resolve` spreads them over worker processes; the answers, in order,
+    # and the line of the board that cannot be read, are the same as in one process.
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for n in range(410):
+        data = board_of(unit("u1", n % 7), unit("u2", 2), effects=[plus("p", "u1", n % 3 + 1, n % 5)])
+        (folder / f"b{n:03d}.json").write_text(json.dumps(data))
+    (folder / "b200.json").write_text("{ not json")
+    results = {jobs: cli("resolve", folder, "--json", "--jobs", jobs) for jobs in (1, 2)}
+    for result in results.values():
+        assert result.exit_code == 2 and "b200.json" in result.stderr and "Traceback" not in result.output
+    assert results[1].stdout == results[2].stdout
+    lines = [json.loads(line) for line in results[2].stdout.splitlines()]
+    assert len(lines) == 410 and "error" in lines[200] and all("objects" in line for line in lines[:200])
