@@ -14,6 +14,10 @@ from hypothesis import settings
 # beyond the ones CI's budgets reach.
 settings.register_profile("reproducible", derandomize=True)
 settings.register_profile("explore", derandomize=False)
+# The commands run in the test process unless a test asks for workers (`--jobs 2`, a cluster):
+# pytest-xdist already keeps every core busy, and a pool per command would only share them.
+os.environ.setdefault("RIFTASP_JOBS", "1")
+
 settings.load_profile("explore" if os.environ.get("RIFTASP_EXPLORE") == "1" else "reproducible")
 
 from riftasp.board_io import load_board  # noqa: E402 (after the profiles, as before)

@@ -116,8 +116,14 @@ def runner(request):
         yield made
 
 
-def test_make_runner_picks_the_runner_jobs_ask_for():
+def test_make_runner_picks_the_runner_jobs_ask_for(monkeypatch):
+    monkeypatch.delenv("RIFTASP_JOBS", raising=False)
     assert 1 <= default_jobs() <= (os.cpu_count() or 1)
+    monkeypatch.setenv("RIFTASP_JOBS", "3")
+    assert default_jobs() == 3
+    monkeypatch.setenv("RIFTASP_JOBS", "0")  # not a number of workers: the cores again
+    assert 1 <= default_jobs() <= (os.cpu_count() or 1)
+    monkeypatch.setenv("RIFTASP_JOBS", "1")
     assert isinstance(make_runner(jobs=1), SerialRunner)
     with make_runner(jobs=2) as runner:
         assert isinstance(runner, ProcessRunner) and runner.jobs == 2

@@ -72,9 +72,16 @@ _REAP_SECONDS = 5.0
 CLUSTER_EXTRA = "--scheduler needs the cluster extra: pip install 'riftasp[cluster]'"
 
 
+JOBS_VARIABLE = "RIFTASP_JOBS"
+
+
 def default_jobs() -> int:
-    """The cores this process may use (its CPU affinity: a container's or `taskset`'s limit), else
-    the machine's; at least 1."""
+    """`RIFTASP_JOBS` when set (a positive number: what a CI runner or a test suite running its
+    own processes in parallel gives each command); else the cores this process may use (its CPU
+    affinity: a container's or `taskset`'s limit), else the machine's; at least 1."""
+    given = os.environ.get(JOBS_VARIABLE, "").strip()
+    if given.isdigit() and int(given) >= 1:
+        return int(given)
     affinity = getattr(os, "sched_getaffinity", None)  # Linux; not macOS or Windows
     if affinity is not None:
         with contextlib.suppress(OSError):
