@@ -33,3 +33,9 @@ def thorough_only(test: T) -> T:
     already asks on fewer boards: CI's thorough run runs it, the README's run does not."""
     skip = pytest.mark.skipif(not THOROUGH, reason="runs in the thorough run (RIFTASP_THOROUGH=1), as CI does")
     return pytest.mark.thorough(skip(test))
+
+
+def thorough_param(*values: object) -> object:
+    """A parametrize case that only the thorough run runs (thorough_only, for one case)."""
+    skip = pytest.mark.skipif(not THOROUGH, reason="runs in the thorough run (RIFTASP_THOROUGH=1), as CI does")
+    return pytest.param(*values, marks=[pytest.mark.thorough, skip])

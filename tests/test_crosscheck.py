@@ -170,7 +170,8 @@ def test_fuzz_one_shot_command_and_determinism(tmp_path):
 
 
 def test_fuzz_time_limit_stops_early(tmp_path):
-    result = cli("fuzz", "--count", 100000, "--time-limit", 1, "--engine", "asp", "--out", tmp_path, "--json")
+    result = cli("fuzz", "--count", 100000, "--time-limit", 1, "--engine", "reference", "--riftasp-engine", "reference",
+                 "--no-check", "--out", tmp_path, "--json")  # fmt: skip
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["timed_out"] and 0 < report["generated"] < 100000

@@ -14,6 +14,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from budget import thorough_only
 from conftest import ROOT
 from riftasp.cli import app
 
@@ -109,6 +110,7 @@ def test_a_runner_that_cannot_be_made_is_one_line_and_exit_code_2():
         assert result.stderr.strip() == "--scheduler needs the address of a Dask scheduler, like tcp://HOST:8786"
 
 
+@thorough_only  # (a cluster in the quick run: tests/test_campaigns.py, tests/test_pool.py)
 def test_on_a_dask_cluster_both_report_what_one_process_does(tmp_path, dask_scheduler):
     for args in (COMPARE, PROPERTIES):
         here = report(*args, "--out", tmp_path, "--jobs", 1)
