@@ -66,18 +66,12 @@ class Reduction:
                 self.index, self.passes_changed = 0, False
                 return self.candidates(window)
             return self._last_step()
-        out: list[tuple[int, Board]] = []
-        i = self.index
-        while i < len(edits) and len(out) < window:
-            board = edits[i](self.board)
-            if valid(board):
-                out.append((i, board))
-            i += 1
-        if not out:  # nothing valid left in this pass
-            self.index = len(edits)
-            return self.candidates(window)
-        self._window_end = i
-        return out
+        # Whether an edit leaves a valid board is asked where the boards are compared (a board
+        # that is not one is never a failing one there), not here: reading every candidate in
+        # this process would be the one part of a campaign that does not spread over the workers.
+        end = min(self.index + window, len(edits))
+        self._window_end = end
+        return [(i, edits[i](self.board)) for i in range(self.index, end)]
 
     def _last_step(self) -> list[tuple[int, Board]]:
         if self.renumbering:
