@@ -448,8 +448,11 @@ class _Campaign:
 
     def compare(self, sides: Sides, boards: Sequence[dict[str, Any]]) -> list[Outcome]:
         source = f"<fuzz seed {self.report.seed}: shrinking>"
-        tasks = [BoardsTask(sides, tuple((source, b) for b in boards[i:i + SHRINK_CHUNK]))
-                 for i in range(0, len(boards), SHRINK_CHUNK)]  # fmt: skip
+        # Every worker gets a share of a small round too (a board's outcome does not depend on
+        # the boards compared with it, so the grouping changes nothing but the time).
+        size = max(4, min(SHRINK_CHUNK, math.ceil(len(boards) / (2 * self.runner.jobs))))
+        tasks = [BoardsTask(sides, tuple((source, b) for b in boards[i:i + size]))
+                 for i in range(0, len(boards), size)]  # fmt: skip
         return [o for chunk in self.runner.map(compare_dicts, tasks) for o in chunk]
 
     def add(self, board: dict[str, Any], found: Found, ident: str, source: str) -> Counterexample:
