@@ -124,6 +124,37 @@ def diff(
         typer.echo("\n".join(printable(t.text) for t in changes) or "no changes")
 
 
+@app.command("graph")
+def graph_command(
+    board: Path = typer.Argument(..., help=BOARD_HELP),
+    show: str = typer.Option("all", "--show", help="all (needs and dependencies), needs (which object reads "
+                             "which), dependencies (effects, what each depends on and applies to), loops "
+                             "(object loops, dependency cycles, paradoxes) or steps (the layer-by-layer timeline)"),
+    fmt: str = typer.Option("svg", "--format", help="svg, dot (Graphviz) or json (the graph as data)"),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", help="Write here (default: standard output)"),
+    engine: str = typer.Option("asp", help="asp or reference"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
+) -> None:
+    """A picture of the calculation: which object reads which, which effect depends on which,
+    loops, cycles and paradoxes highlighted; or the steps, layer by layer."""
+    from .picture import FORMATS, SHOWS, render
+
+    if show not in SHOWS:
+        fail(f"--show: unknown view {show!r}: choose one of {', '.join(SHOWS)}")
+    if fmt not in FORMATS:
+        fail(f"--format: unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    positive(time_limit, "--time-limit")
+    b = load(board)
+    text = render(run_engine(b, engine, time_limit).to_json(), b, show, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        fail(f"{output}: -o: cannot write: {err.strerror or err}")
+
+
 @app.command()
 def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
     """The ASP facts the encoding sees for a board."""
