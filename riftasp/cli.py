@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import typer
+from typer.core import TyperGroup
 
 # Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
 # `resolve` load no more of riftasp than they need; what the commands share is in
@@ -35,11 +36,73 @@ class _Riftasp(typer.Typer):
         sys.exit(run_plain(*plain))
 
 
+# The options with a fixed set of values: their choices show in --help, and a value out of them
+# is refused in one line before the command runs (_Commands).
+Engine = Literal["asp", "reference"]
+Format = Literal["text", "md"]
+
+
+class _Commands(TyperGroup):
+    """The app's command group: an option value out of its choices gets riftasp's one line
+    (`--engine: unknown engine 'x': choose one of asp, reference`, exit 2) rather than click's
+    usage block."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as err:
+            line = _unknown_choice(err)
+            if line is None:
+                raise
+            fail(line)
+
+
+def _unknown_choice(err: Any) -> str | None:
+    """The one-line message for a value not among an option's choices (None: another error)."""
+    descriptor = getattr(err.param, "type_descriptor", None)
+    if descriptor is None or not descriptor.is_choice or not err.param.opts:
+        return None
+    errors = getattr(err.__cause__, "errors", None)  # the validation error, which holds the value
+    if errors is None:
+        return None
+    value = errors()[0].get("input")
+    option = max(err.param.opts, key=len)
+    noun = option.lstrip("-").split("-")[-1]
+    return f"{option}: unknown {noun} {value!r}: choose one of {', '.join(map(str, descriptor.choices))}"
+
+
+def _version() -> str:
+    """The installed distribution's version (or the package's own, run from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("riftasp")
+    except PackageNotFoundError:
+        import riftasp
+
+        return str(getattr(riftasp, "__version__", "unknown"))
+
+
 # Plain click messages (no boxes): usage errors stay a few plain lines.
 RULESET_HELP = "The ruleset (default: the one whose manifest says default = true; see riftasp rulesets)"
 
-app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = _Riftasp(add_completion=False, no_args_is_help=True, rich_markup_mode=None, cls=_Commands,
+               context_settings={"help_option_names": ["-h", "--help"]},
                help="Resolve card characteristics through the layer system, declaratively.")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"riftasp {_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
+                                 help="Show riftasp's version and exit"),
+) -> None:
+    pass
 
 BOARD_HELP = "A board: .json, .yaml or .lp facts; - reads JSON from standard input"
 TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_LIMIT})"
@@ -49,7 +112,7 @@ TIME_LIMIT_HELP = f"Stop a calculation after this many seconds (exit code {TIME_
 def resolve(
     boards: list[Path] = typer.Argument(..., metavar="BOARD...", help=BOARD_HELP + "; several files or folders resolve together"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output (JSON lines for several boards)"),
-    engine: str = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
+    engine: Engine = typer.Option("asp", help="asp (the encoding) or reference (plain Python)"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help="Worker processes for many boards (default: this "
                                     "machine's cores, from 400 boards on)"),
@@ -70,7 +133,7 @@ def explain(
     board: Path = typer.Argument(..., help=BOARD_HELP),
     object_id: str = typer.Argument(..., metavar="OBJECT", help="The object to explain"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    engine: str = typer.Option("asp", help="asp or reference"),
+    engine: Engine = typer.Option("asp", help="asp or reference"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
 ) -> None:
     """Each application to one object, in order, with why it came then."""
@@ -78,8 +141,9 @@ def explain(
 
     positive(time_limit, "--time-limit")
     b = load(board)
-    if object_id not in {obj.id for obj in b.objects}:  # before the calculation, not after it
-        fail(f"{b.source}: OBJECT: unknown object {shorten(repr(object_id))}")
+    ids = [obj.id for obj in b.objects]
+    if object_id not in ids:  # before the calculation, not after it
+        fail(f"{b.source}: OBJECT: unknown object {shorten(repr(object_id))}; {_object_hint(object_id, ids)}")
     res = run_engine(b, engine, time_limit)
     if as_json:
         emit_json({
@@ -94,7 +158,23 @@ def explain(
                           if any(w.object == object_id and w.effect in p for w in res.withdrawals)],
         })
     else:
-        typer.echo(explain_text(res, object_id))
+        typer.echo(explain_text(res, object_id, styled=True))
+
+
+def _object_hint(wanted: str, ids: list[str]) -> str:
+    """`did you mean 'fiora'?` (the same id in other case first, else the closest), or up to
+    ten of the board's ids."""
+    import difflib
+
+    from .present import shorten
+
+    close = [i for i in ids if i.casefold() == wanted.casefold()] or \
+        difflib.get_close_matches(wanted, ids, n=1) or \
+        difflib.get_close_matches(wanted.casefold(), ids, n=1)  # fmt: skip
+    if close:
+        return f"did you mean {shorten(repr(close[0]))}?"
+    shown = ", ".join(shorten(i) for i in ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+    return f"the board's objects: {shown}"
 
 
 @app.command()
@@ -102,7 +182,7 @@ def diff(
     before: Path = typer.Argument(..., help="The board before (- for standard input)"),
     after: Path = typer.Argument(..., help="The board after (- for standard input)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    engine: str = typer.Option("asp", help="asp or reference"),
+    engine: Engine = typer.Option("asp", help="asp or reference"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS",
                                             help=TIME_LIMIT_HELP + ", for each board"),
 ) -> None:
@@ -179,7 +259,7 @@ def check(
     resolution: Path | None = typer.Option(None, "--resolution", help="An engine's --json output for BOARD "
                                            "(default: riftasp's own resolution)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    engine: str = typer.Option("asp", help="asp or reference (without --resolution)"),
+    engine: Engine = typer.Option("asp", help="asp or reference (without --resolution)"),
     declarative: bool = typer.Option(True, "--declarative/--no-declarative", help="Also ask what the rules allow: "
                                      "is the final state a consistent state, are the paradoxes real (docs/check.md)"),
 ) -> None:
@@ -220,9 +300,9 @@ def outcomes(
     open_ids: str = typer.Option("", "--open", metavar="ID,...", help="Choice points to open: each value of its switch"),
     max_branches: int = typer.Option(64, "--max", help="At most this many resolutions (else exit 2)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    output_format: str = typer.Option("text", "--format", help="text, or md (a markdown report)"),
+    output_format: Format = typer.Option("text", "--format", help="text, or md (a markdown report)"),
     states: bool = typer.Option(False, "--states", help="Also the consistent states the declarative checker finds"),
-    engine: str = typer.Option("asp", help="asp or reference"),
+    engine: Engine = typer.Option("asp", help="asp or reference"),
 ) -> None:
     """Every outcome the board permits, one resolution per choice; exit 0 unique, 1 not (riftasp/research/outcomes.py)."""
     from .research.outcomes import command
@@ -263,7 +343,7 @@ def crosscheck(
     no_check: bool = typer.Option(False, "--no-check", help=NO_CHECK_HELP),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
-    riftasp_engine: str = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
+    riftasp_engine: Engine = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
 ) -> None:
     """Compare riftasp with another engine on board files.
@@ -359,7 +439,7 @@ def fuzz(
     ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
-    riftasp_engine: str = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp, or reference "
+    riftasp_engine: Engine = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp, or reference "
                                        "(faster; the ASP resolver then confirms each finding)"),
     baseline: Path | None = typer.Option(None, "--baseline", help="A findings file of an earlier run "
                                          "(findings.json in its --out): its findings are reported as known"),
@@ -485,8 +565,8 @@ def compare_rulesets(
     only_ops: str | None = typer.Option(None, "--only-ops", metavar="LIST", help="With --search: only these operations, comma-separated"),
     out: Path | None = typer.Option(None, "--out", help="Write each disagreeing board and findings.json to this folder"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable: one object per board, and a summary"),
-    output_format: str = typer.Option("text", "--format", help="text, or md: a markdown report for rules designers"),
-    engine: str = typer.Option("asp", help="asp or reference"),
+    output_format: Format = typer.Option("text", "--format", help="text, or md: a markdown report for rules designers"),
+    engine: Engine = typer.Option("asp", help="asp or reference"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help="With --generate: stop generating after this many seconds"),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP + " (with --generate)"),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP + " (with --generate)"),
@@ -565,8 +645,8 @@ def properties(
     names: str | None = typer.Option(None, "--property", metavar="P,...", help="The properties to check (default: all)"),
     out: Path = typer.Option(Path("properties-out"), "--out", help="Folder for the minimal failing boards"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
-    fmt: str = typer.Option("text", "--format", help="text, or md (each failure's board and outcomes as tables)"),
-    engine: str = typer.Option("auto", "--engine", help="auto (reference, failures confirmed on asp), asp or reference"),
+    fmt: Format = typer.Option("text", "--format", help="text, or md (each failure's board and outcomes as tables)"),
+    engine: Literal["auto", "asp", "reference"] = typer.Option("auto", "--engine", help="auto (reference, failures confirmed on asp), asp or reference"),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
 ) -> None:
@@ -661,11 +741,34 @@ def rulesets(
     if as_json:
         emit_json(found)
         return
+    width = _output_width()
     for r in found:
-        typer.echo(f"{r['name']:<12} {r['procedure']:<10} {r['description']}")
-        typer.echo(f"{'':<12} files: {', '.join(r['files'])}")
+        typer.echo(_wrapped(f"{r['name']:<12} {r['procedure']:<10} ", r["description"], width, indent=24))
+        typer.echo(_wrapped(f"{'':<12} files: ", ", ".join(r["files"]), width))
         if r.get("missing"):
-            typer.echo(f"{'':<12} missing (the asp engine cannot resolve its boards yet): {', '.join(r['missing'])}")
+            typer.echo(_wrapped(f"{'':<12} missing (the asp engine cannot resolve its boards yet): ",
+                                ", ".join(r["missing"]), width))
+
+
+# Lists wrapped for people: to the terminal's width, or to this many columns when stdout is not a
+# terminal (a pipe, a file, a test: the same output wherever it runs).
+PLAIN_WIDTH = 100
+
+
+def _output_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else PLAIN_WIDTH
+
+
+def _wrapped(lead: str, text: str, width: int, indent: int | None = None) -> str:
+    """`lead` and `text` wrapped to `width`, continued under its start (or at `indent`), never
+    breaking a word (a file name)."""
+    import textwrap
+
+    indent = len(lead) if indent is None else indent
+    return textwrap.fill(text, max(width, indent + 20), initial_indent=lead, subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False) or lead.rstrip()
 
 
 def _ruleset_option(name: str | None) -> Any:

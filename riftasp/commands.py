@@ -145,7 +145,7 @@ def resolve_boards(boards: list[Path], as_json: bool, engine: str, time_limit: f
     positive(time_limit, "--time-limit")
     if len(boards) == 1 and not boards[0].is_dir():
         res = run_engine(load(boards[0]), engine, time_limit)
-        emit_json(res.to_json()) if as_json else echo(resolution_text(res))
+        emit_json(res.to_json()) if as_json else echo(resolution_text(res, styled=True))
         return
     from .crosscheck import board_files  # not for one file: it imports the engines' modules
 
@@ -213,7 +213,7 @@ def _show(source: str, res: Resolution, as_json: bool) -> None:
     if as_json:  # one line per board, its file first
         echo(json.dumps({"board": source, **res.to_json()}))
     else:
-        echo(f"== {printable(source)}\n{resolution_text(res)}\n")
+        echo(f"== {printable(source)}\n{resolution_text(res, styled=True)}\n")
 
 
 def _show_failure(failure: ResolveFailure, as_json: bool, engine: str, progress: Progress) -> None:

@@ -65,7 +65,9 @@ def not_a_board(path: Path) -> str | None:
         return None
     if isinstance(data, dict) and ("players" in data or isinstance(data.get("objects"), list)):
         return None
-    if isinstance(data, dict) and isinstance(data.get("objects"), dict):
+    from .board_io.loading import is_resolution
+
+    if is_resolution(data):
         return "not a board (it looks like a resolution: 'objects' is an object)"
     return "not a board (no 'players' and no 'objects' list)"
 

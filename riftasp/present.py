@@ -100,11 +100,12 @@ def fit(text: str, width: int) -> str:
 
 
 def table(rows: list[list[str]], header: list[str], width: int = CELL_WIDTH,
-          widths: dict[int, int] | None = None) -> str:
+          widths: dict[int, int] | None = None, styled: bool = False) -> str:
     """Aligned columns for people: every cell made `printable` and cut to `width` columns with an
     ellipsis (the last column to LAST_CELL_WIDTH; `widths`: other limits by column index), so
     one long id or value cannot push the others out of sight (`--json` keeps every value
-    whole)."""
+    whole). `styled`: the header in bold when standard output is a terminal (riftasp/style.py);
+    only for text printed as it is, never passed through `printable` again."""
     last = len(header) - 1
     limits = [(widths or {}).get(i, LAST_CELL_WIDTH if i == last else width) for i in range(len(header))]
     cells = [[fit(printable(str(c)), limit) for c, limit in zip(row, limits)] for row in [header, *rows]]
@@ -113,17 +114,23 @@ def table(rows: list[list[str]], header: list[str], width: int = CELL_WIDTH,
     def line(row: list[str]) -> str:
         return "  ".join(c + " " * (w - display_width(c)) for c, w in zip(row, widths_used)).rstrip()
 
-    return "\n".join([line(cells[0]), line(["-" * w for w in widths_used])] + [line(r) for r in cells[1:]])
+    head = line(cells[0])
+    if styled:
+        from .style import bold
+
+        head = bold(head)
+    return "\n".join([head, line(["-" * w for w in widths_used])] + [line(r) for r in cells[1:]])
 
 
 def keywords_text(keywords: dict[str, int]) -> str:
     return ", ".join(k if v == 1 else f"{k} {v}" for k, v in sorted(keywords.items())) or "-"
 
 
-def resolution_text(res: Resolution) -> str:
+def resolution_text(res: Resolution, styled: bool = False) -> str:
+    """The characteristics table (its header styled at a terminal with `styled`) and notes."""
     keys = res.ruleset.output_order.table
     rows = [[oid] + [_cell(c, key) for key in keys] for oid, c in sorted(res.objects.items())]
-    out = [table(rows, ["id"] + [_label(res.ruleset, key) for key in keys])]
+    out = [table(rows, ["id"] + [_label(res.ruleset, key) for key in keys], styled=styled)]
     for cycle in res.dependency_cycles:
         out.append(printable(f"dependency cycle (timestamp order): {', '.join(cycle)}"))
     for loop in res.object_loops:
@@ -210,7 +217,7 @@ def trace_value(value) -> str:
     return str(value)
 
 
-def explain_text(res: Resolution, object_id: str) -> str:
+def explain_text(res: Resolution, object_id: str, styled: bool = False) -> str:
     c: Characteristics = res.objects[object_id]
     lines = [printable(f"{object_id} ({c.name})")]
     needs = res.needs.get(object_id, [])
@@ -236,7 +243,7 @@ def explain_text(res: Resolution, object_id: str) -> str:
         for a in apps
     ]
     if rows:
-        lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"]))
+        lines.append(table(rows, ["step", "layer", "effect", "changes", "before -> after", "why"], styled=styled))
     for w in sorted(res.withdrawals, key=lambda w: w.effect):
         if w.object != object_id:
             continue

@@ -570,7 +570,7 @@ def test_a_missing_file_is_a_board_error(tmp_path: Path):
     path = tmp_path / "nope.json"
     with pytest.raises(BoardError) as caught:
         load_board(path)
-    assert str(caught.value) == f"{path}: file: no such file"
+    assert str(caught.value) == f"{path}: no such file or folder"
 
 
 def test_an_unknown_suffix_is_a_board_error(tmp_path: Path):

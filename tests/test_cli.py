@@ -72,7 +72,7 @@ def test_explain_names_the_objects_calculated_first():
 def test_explain_rejects_an_unknown_object():
     result = cli("explain", EXAMPLES / "object-chain.json", "zz")
     assert result.exit_code == 2
-    assert result.stderr.strip().endswith("unknown object 'zz'")
+    assert result.stderr.strip().endswith("unknown object 'zz'; the board's objects: c, b, a")
 
 
 def test_diff_reports_no_transition_from_intermediate_values():

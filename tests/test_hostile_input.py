@@ -185,7 +185,7 @@ def test_a_directory_and_a_missing_file(tmp_path: Path):
     assert one_line_error(cli("facts", folder)) == f"{folder}: file: is a directory, not a board file"
     # `resolve` takes folders of boards: one without any is an error too.
     assert one_line_error(cli("resolve", folder)) == f"no board files found in {folder}"
-    assert one_line_error(cli("facts", tmp_path / "no.yaml")) == f"{tmp_path / 'no.yaml'}: file: no such file"
+    assert one_line_error(cli("facts", tmp_path / "no.yaml")) == f"{tmp_path / 'no.yaml'}: no such file or folder"
 
 
 def test_an_unreadable_file_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -294,7 +294,8 @@ def test_explain_refuses_an_unknown_object_before_resolving(monkeypatch: pytest.
 
     monkeypatch.setattr(riftasp.cli, "run_engine", lambda *a, **k: pytest.fail("resolved before checking"))
     path = EXAMPLES / "showcase.json"
-    assert one_line_error(cli("explain", path, "zz\x1b")) == f"{path}: OBJECT: unknown object 'zz\\x1b'"
+    assert one_line_error(cli("explain", path, "zz\x1b")) == \
+        f"{path}: OBJECT: unknown object 'zz\\x1b'; the board's objects: fiora, boots, squire, brute"
 
 
 def test_a_script_board_is_refused_as_a_directive(tmp_path: Path):

@@ -378,7 +378,7 @@ def test_an_unknown_format(two_sets):
 
 def test_bad_boards_end_in_the_board_errors(tmp_path):
     missing = tmp_path / "missing.json"
-    assert one_line(cli(missing)) == f"{missing}: file: no such file"
+    assert one_line(cli(missing)) == f"{missing}: no such file or folder"
     broken = tmp_path / "broken.json"
     broken.write_text('{"ruleset": "riftbound",')
     assert one_line(cli(broken)).startswith(f"{broken}: line 1 column ")

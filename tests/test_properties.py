@@ -377,8 +377,8 @@ def test_generated_boards_are_the_same_for_a_seed():
     (["riftbound", "--bound", -1], "--bound: K must be from 0 to 3, got -1"),
     (["riftbound"], "give one of --generate N (with --seed S) or --bound K"),
     (["riftbound", "--generate", 5, "--bound", 1], "give one of --generate N (with --seed S) or --bound K"),
-    (["riftbound", "--bound", 1, "--engine", "fast"], "--engine: unknown engine 'fast'; engines: auto, asp, reference"),
-    (["riftbound", "--bound", 1, "--format", "html"], "--format: unknown format 'html'; formats: text, md"),
+    (["riftbound", "--bound", 1, "--engine", "fast"], "--engine: unknown engine 'fast': choose one of auto, asp, reference"),
+    (["riftbound", "--bound", 1, "--format", "html"], "--format: unknown format 'html': choose one of text, md"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
     result = cli("properties", *args)

@@ -12,14 +12,16 @@ SHORT_PART = 200  # characters of a PATH in an error line; FILE and message get 
 
 
 class BoardError(Exception):
-    """A board that cannot be read; str() is the one-line `FILE: PATH: message`."""
+    """A board that cannot be read; str() is the one-line `FILE: PATH: message` (`FILE: message`
+    when `where` is empty)."""
 
     def __init__(self, source: str, where: str, message: str) -> None:
         self.source, self.where, self.message = source, where, message
         # One line whatever the parts contain, control characters escaped and a long fact or
         # clingo message cut: callers print it as is.
+        # An empty `where`: a problem of the file as a whole, `FILE: message`.
         parts = (shorten(source, 4 * SHORT_PART), shorten(where, SHORT_PART), shorten(message, 4 * SHORT_PART))
-        super().__init__(printable(": ".join(parts)))
+        super().__init__(printable(": ".join(part for i, part in enumerate(parts) if part or i != 1)))
 
     def __reduce__(self) -> tuple:
         # Rebuild from the parts (the default would call __init__ with the joined line).

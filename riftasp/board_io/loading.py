@@ -14,7 +14,7 @@ from typing import Any
 from ..model import Board
 from .errors import BoardError, Invalid
 from .parsing import parse_json, parse_yaml
-from .reading import STDIN, STDIN_SOURCE, read_file, read_stdin
+from .reading import NO_SUCH_PATH, STDIN, STDIN_SOURCE, read_file, read_stdin
 from .references import FactPaths, JsonPaths, check_board
 from .shape import read_board
 
@@ -51,6 +51,8 @@ def _load_board(path: str | Path) -> Board:
     source = str(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
+        if not path.exists() and not path.is_symlink():  # a folder or file that is not there
+            raise BoardError(source, "", NO_SUCH_PATH)
         expected = f"{', '.join(SUFFIXES[:-1])} or {SUFFIXES[-1]}"
         raise BoardError(source, "file", f"unknown board format {suffix or '(no suffix)'!r}; expected {expected}")
     text = read_file(path, source)
@@ -72,7 +74,20 @@ def load_board_text(text: str, source: str = STDIN_SOURCE) -> Board:
 
 def board_from_dict(data: Any, source: str = "<board>") -> Board:
     """A board from parsed JSON/YAML data (dicts, lists, strings, numbers, booleans)."""
-    return _checked(lambda: read_board(data), source, JsonPaths())
+    try:
+        return _checked(lambda: read_board(data), source, JsonPaths())
+    except BoardError:
+        if is_resolution(data):  # asked only of a board that failed: a valid one costs nothing
+            named = "FILE" if source == STDIN_SOURCE else source
+            raise BoardError(source, "", f"this is a resolution, not a board — pass it to riftasp check BOARD "
+                                         f"--resolution {named}") from None
+        raise
+
+
+def is_resolution(data: Any) -> bool:
+    """Whether parsed data looks like a resolution (an engine's --json output: "objects" is an
+    object of characteristics by id) rather than a board (a "players" key, an "objects" list)."""
+    return isinstance(data, dict) and "players" not in data and isinstance(data.get("objects"), dict)
 
 
 def board_from_facts(text: str, source: str = "<facts>") -> Board:

@@ -14,6 +14,7 @@ from .errors import BoardError
 
 STDIN = "-"  # the path that reads standard input
 STDIN_SOURCE = "<stdin>"  # how errors name it
+NO_SUCH_PATH = "no such file or folder"  # a board path that is not there (`PATH: no such file or folder`)
 
 
 def read_file(path: Path, source: str) -> str:
@@ -37,7 +38,7 @@ def _read_bytes(path: Path, source: str) -> bytes:
         # Non-blocking: opening a FIFO must not wait for a writer; fstat then refuses it.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise BoardError(source, "file", "no such file") from None
+        raise BoardError(source, "", NO_SUCH_PATH) from None
     except PermissionError:
         raise BoardError(source, "file", "cannot read: permission denied") from None
     except OSError as problem:
