@@ -909,7 +909,7 @@ def generated(pair: Pair, count: int, seed: int, engine: str = "asp", progress: 
     try:
         import hypothesis  # noqa: F401
     except ImportError as err:
-        raise CompareError(f"riftasp compare --generate needs hypothesis ({err}): pip install 'hypothesis>=6.100'") from None
+        raise CompareError(f"riftasp compare --generate needs hypothesis ({err}): pip install 'riftasp[fuzz]'") from None
     from ..campaign.pool import make_runner
     from ..profile import Profile
     from ..progress import Progress

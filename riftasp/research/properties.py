@@ -1001,7 +1001,10 @@ def no_self_support(board: Board | dict[str, Any], engine: str = "asp") -> Failu
 
 def generated_boards(ruleset: Any, count: int, seed: int) -> list[dict[str, Any]]:
     """`count` boards of the ruleset's generators, the same for the same seed."""
-    from ..fuzz import drawn_boards
+    try:
+        from ..campaign.draw import drawn_boards
+    except ImportError as err:
+        raise BadInput(f"riftasp properties --generate needs hypothesis ({err}): pip install 'riftasp[fuzz]'") from None
     from ..profile import Profile
 
     strategy = ruleset.board_strategy(Profile())
