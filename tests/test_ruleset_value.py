@@ -32,7 +32,9 @@ READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ru
              # shrink's simplifications read the board format's lists of the board's ruleset
              "riftasp/campaign/evaluate.py", "riftasp/campaign/simplify.py",
              # an answer's `ruleset` field, whose family is compared with the board's
-             "riftasp/check/contract.py"}
+             "riftasp/check/contract.py",
+             # the library's functions that take a ruleset's name (riftasp.generate)
+             "riftasp/api.py"}
 
 
 def _lookups(path) -> list[tuple[int, str]]:
