@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .result import Application, Characteristics, Resolution, Withdrawal
 from .specs import OutputField
+from .wording import change_cells, why_words
 
 if TYPE_CHECKING:
     from riftasp.rulesets import Ruleset
@@ -231,14 +232,14 @@ def explain_text(res: Resolution, object_id: str, styled: bool = False) -> str:
     apps: list[Application] = res.applied.get(object_id, [])
     if not apps:
         lines.append("no effects applied: printed characteristics")
+    # Every engine's rows in the same words (riftasp/wording.py), read from the rows' data only.
     rows = [
         [
             str(a.step),
             a.layer + (f".{a.sublayer}" if a.sublayer else ""),
             a.effect,
-            a.characteristic,
-            f"{trace_value(a.before)} -> {trace_value(a.after)}",
-            a.why,
+            *change_cells(a),
+            why_words(res, a),
         ]
         for a in apps
     ]
