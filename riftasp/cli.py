@@ -235,6 +235,31 @@ def graph_command(
         fail(f"{output}: -o: cannot write: {err.strerror or err}")
 
 
+@app.command("report")
+def report_command(
+    boards: list[Path] = typer.Argument(..., help="Board files, or folders of them"),
+    output: Path = typer.Option(Path("report.html"), "-o", "--output", metavar="FILE",
+                                help="Write the page here (default: report.html)"),
+    engine: Engine = typer.Option("asp", help="asp or reference"),
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help=TIME_LIMIT_HELP),
+) -> None:
+    """One self-contained HTML page: per board its objects' final values, the graph of the
+    calculation, each object's explanation as a timeline, and its loops, cycles and paradoxes."""
+    from .crosscheck import found_files, not_a_board
+    from .picture.report import report_html
+
+    positive(time_limit, "--time-limit")
+    files = [path for path, named in found_files(boards) if named or not not_a_board(path)]
+    if not files:
+        fail("report: no board files found")
+    loaded = [load(path) for path in files]
+    page = report_html([(b, run_engine(b, engine, time_limit)) for b in loaded], title="riftasp report")
+    try:
+        output.write_text(page, encoding="utf-8")
+    except OSError as err:
+        fail(f"{output}: -o: cannot write: {err.strerror or err}")
+
+
 @app.command()
 def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
     """The ASP facts the encoding sees for a board."""
