@@ -48,9 +48,9 @@ from .campaign.evaluate import (
 )  # fmt: skip
 from .campaign.draw import drawn_boards
 from .campaign.draw import fixed_constants as fixed_constants  # (tests and bench draw as fuzz does)
-from .campaign.identity import identity
 from .campaign.pool import Runner, make_runner
-from .campaign.shrink import primary, shrink_all, still_fails
+from .campaign.rounds import settle_round
+from .campaign.shrink import primary, shrink_all
 from .campaign.store import CampaignStore
 from .compare import Disagreement, Violation
 from .crosscheck import Checker, short_explain
@@ -380,34 +380,8 @@ class _Campaign:
         if not failing:
             return
         self.progress.update(phase="shrinking")
-        new: list[tuple[dict[str, Any], Found, Counterexample]] = []
-        for (source, data, found), (board, board_found) in zip(failing, self.shrunk([(d, f) for _, d, f in failing])):
-            ident = identity(board, primary(board_found))
-            finding = self.by_identity.get(ident)
-            if finding is not None:
-                finding.count += 1
-                continue
-            finding = self.add(board, board_found, ident, source)
-            new.append((data, found, finding))
-        # Other defects on the same boards: each new finding's operations knocked out in turn.
-        depth = 1
-        while new and depth < self.knockout_depth and not self.expired():
-            children: list[tuple[dict[str, Any], Found]] = []
-            for data, found, finding in new:
-                assert finding.signature is not None
-                for op in finding.signature.ops:
-                    rest = knock_out(data, {op})
-                    if rest is not None:
-                        children.append((rest, found))
-            results = self.evaluate([rest for rest, _ in children])
-            still = [(rest, left) for (rest, found), left in zip(children, results)
-                     if left is not None and still_fails(left, _kinds(primary(found)))]  # fmt: skip
-            new = []
-            for (rest, left), (board, board_found) in zip(still, self.shrunk(still)):
-                ident = identity(board, primary(board_found))
-                if ident not in self.by_identity:
-                    new.append((rest, left, self.add(board, board_found, ident, "")))
-            depth += 1
+        settle_round(failing, findings=self.by_identity, shrunk=self.shrunk, evaluate=self.evaluate, add=self.add,
+                     depth=self.knockout_depth, expired=self.expired)  # fmt: skip
         self.finish_new()
         self.progress.update(phase=None)
 
@@ -494,12 +468,6 @@ class _Campaign:
 
 def _only_violations(found: Found) -> bool:
     return all(isinstance(getattr(f, "side", None), str) for f in found)
-
-
-def _kinds(found: Found) -> frozenset[str]:
-    from .signature import kinds
-
-    return kinds(found)
 
 
 def _key(data: dict[str, Any]) -> str:

@@ -130,7 +130,7 @@ def keywords_text(keywords: dict[str, int]) -> str:
 def resolution_text(res: Resolution, styled: bool = False) -> str:
     """The characteristics table (its header styled at a terminal with `styled`) and notes."""
     keys = res.ruleset.output_order.table
-    rows = [[oid] + [_cell(c, key) for key in keys] for oid, c in sorted(res.objects.items())]
+    rows = [[oid] + [cell_text(c, key) for key in keys] for oid, c in sorted(res.objects.items())]
     out = [table(rows, ["id"] + [_label(res.ruleset, key) for key in keys], styled=styled)]
     for cycle in res.dependency_cycles:
         out.append(printable(f"dependency cycle (timestamp order): {', '.join(cycle)}"))
@@ -154,7 +154,7 @@ def _field(c: Characteristics, key: str) -> OutputField | None:
     return next((f for f in c.fields if f.key == key), None)
 
 
-def _cell(c: Characteristics, key: str) -> str:
+def cell_text(c: Characteristics, key: str) -> str:
     """One characteristic in a table: "-" for nothing."""
     field = _field(c, key)
     if field is None:  # a core one (specs.CORE_SHOWN)

@@ -15,13 +15,13 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..present import _withdrawal_reason, keywords_text, printable
+from ..present import _withdrawal_reason, cell_text, printable
 from ..wording import change_cells, why_words
 from . import render
 
 if TYPE_CHECKING:
     from ..model import Board
-    from ..result import Characteristics, Resolution
+    from ..result import Resolution
 
 _NOT_HTML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufdcf\ufdf0-\ufffd\U00010000-\U0010ffff]")
 
@@ -98,24 +98,12 @@ def _columns(res: Resolution) -> list[str]:
     return [k for k in res.ruleset.output_order.table if k not in fields or k == "name" or fields[k].compared]
 
 
-def _cell(c: Characteristics, key: str) -> str:
-    field = next((f for f in c.fields if f.key == key), None)
-    if field is None:
-        return keywords_text(c.keywords) if key == "keywords" else str(c.to_json().get(key, "-"))
-    value = c.values[key]
-    if field.kind == "flag":
-        return "yes" if value else "no"
-    if field.kind == "set":
-        return ", ".join(value) or "-"
-    return "-" if value is None or value == "" else str(value)
-
-
 def _objects_table(number: int, res: Resolution) -> list[str]:
     keys = _columns(res)
     titles = {f.key: f.title for f in res.ruleset.output_fields}
     out = ['<table class="objects">', "<tr><th>id</th>" + "".join(f"<th>{text(titles.get(k, k))}</th>" for k in keys) + "</tr>"]
     for oid, c in sorted(res.objects.items()):
-        cells = "".join(f"<td>{text(_cell(c, k))}</td>" for k in keys)
+        cells = "".join(f"<td>{text(cell_text(c, k))}</td>" for k in keys)
         out.append(f'<tr class="object" id="b{number}-object-{attr(oid)}" data-object="{attr(oid)}">'
                    f'<td class="id">{text(oid)}</td>{cells}</tr>')
     out.append("</table>")

@@ -827,38 +827,16 @@ class _GeneratedRun:
         return failing
 
     def shrink_round(self, failing: list[tuple[str, dict[str, Any], list[Disagreement]]]) -> None:
-        from ..campaign.identity import identity
-        from ..campaign.shrink import primary, still_fails
-        from ..signature import kinds, knock_out
+        from ..campaign.rounds import settle_round
 
         if not failing:
             return
         self.progress.update(phase="shrinking")
-        new: list[tuple[dict[str, Any], list[Disagreement], _Finding]] = []
-        for (source, data, found), (board, board_found) in zip(failing, self.shrunk([(d, f) for _, d, f in failing])):
-            ident = identity(board, primary(board_found))
-            finding = self.findings.get(ident)
-            if finding is not None:
-                finding.count += 1
-                continue
-            new.append((data, found, self.add(board, board_found, ident, source)))
-        # Other disagreements on the same boards: each new finding's operations knocked out in turn.
-        depth = 1
-        while new and depth < KNOCKOUT_DEPTH and not self.expired():
-            children = [(rest, found) for data, found, finding in new for op in finding.signature.ops
-                        if (rest := knock_out(data, {op})) is not None]  # fmt: skip
-            results = self.evaluate([rest for rest, _ in children])
-            still = [(rest, left) for (rest, found), left in zip(children, results)
-                     if left is not None and still_fails(left, kinds(primary(found)))]  # fmt: skip
-            new = []
-            for (rest, left), (board, board_found) in zip(still, self.shrunk(still)):
-                ident = identity(board, primary(board_found))
-                if ident not in self.findings:
-                    new.append((rest, left, self.add(board, board_found, ident, "")))
-            depth += 1
+        settle_round(failing, findings=self.findings, shrunk=self.shrunk, evaluate=self.evaluate, add=self.add,
+                     depth=KNOCKOUT_DEPTH, expired=self.expired)  # fmt: skip
         self.progress.update(phase=None)
 
-    def shrunk(self, items: list[tuple[dict[str, Any], list[Disagreement]]]) -> list[tuple[dict[str, Any], list[Disagreement]]]:
+    def shrunk(self, items: Sequence[tuple[dict[str, Any], list[Disagreement]]]) -> list[tuple[dict[str, Any], list[Disagreement]]]:
         """Each disagreeing board shrunk, once per distinct board."""
         from ..campaign.shrink import shrink_all
 
