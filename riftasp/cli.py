@@ -204,6 +204,25 @@ def diff(
         typer.echo("\n".join(printable(t.text) for t in changes) or "no changes")
 
 
+@app.command("timeline")
+def timeline_command(
+    log: Path = typer.Argument(..., help="A timeline: a starting board and its events (docs/board-format.md, "
+                               "Timelines; - for standard input)"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable: each moment's timestamps, transitions "
+                                 "and characteristics"),
+    at: int | None = typer.Option(None, "--at", metavar="N", help="Write the board after event N (from 0): a "
+                                  "board file with every timestamp filled in"),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", help="With --at: write the board "
+                                       "here (default: standard output)"),
+    engine: Engine = typer.Option("asp", help="asp or reference (each keeps its own bookkeeping)"),
+) -> None:
+    """Replay a game: the state after every event, with the timestamps riftasp assigns and the
+    real transitions each event causes."""
+    from .timeline.command import timeline_run
+
+    raise typer.Exit(timeline_run(log, as_json, at, output, engine))
+
+
 @app.command("graph")
 def graph_command(
     board: Path = typer.Argument(..., help=BOARD_HELP),

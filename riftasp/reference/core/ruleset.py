@@ -33,6 +33,11 @@ class Ruleset:
     methods below that raise NotImplementedError."""
 
     conditions: Mapping[str, ConditionKind]  # condition kind -> how it reads and holds
+    # A timeline's bookkeeping (riftasp/reference/timeline.py): whether an attached object's own
+    # rules text is inactive (Riftbound, RB 135.4), and the ruleset's own kinds of condition
+    # judged on a calculated state.
+    attached_text_inactive: bool = False
+    final_conditions: Mapping[str, Any] = {}
     # What a filter asks about the target's sets: (Filter field, set-valued characteristic).
     filter_members: tuple[tuple[str, str], ...]
 

@@ -17,7 +17,7 @@ from ....reference.core.state import KeywordInstance, ObjState
 from . import instances
 from .instances import OWN_PARTS
 from .characteristics import TAGS, TYPES, characteristics, printed
-from .conditions import CONDITIONS
+from .conditions import CONDITIONS, FINAL_CONDITIONS
 
 if TYPE_CHECKING:
     from riftasp.rulesets import Ruleset as RulesetValue
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 class Riftbound(Ruleset):
     conditions = CONDITIONS
+    # A gear's own rules text is inactive while it is attached (RB 135.4).
+    attached_text_inactive = True
+    final_conditions = FINAL_CONDITIONS
     filter_members = (("card_type", TYPES), ("tag", TAGS))
 
     def __init__(self, ruleset: RulesetValue) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ....model import Board, GameObject
 from ....result import Characteristics
 from ....reference.core.ruleset import Ruleset
+from .timeline import FINAL_CONDITIONS
 from .rules import ObjState, World, affinity_words, printed_affinity
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 class Sorcery(Ruleset):
     conditions = {}
+    final_conditions = FINAL_CONDITIONS
     filter_members = ()
 
     def __init__(self, ruleset: RulesetValue) -> None:
