@@ -113,15 +113,15 @@ def apply(state: State, event: Event, timeline: Timeline) -> State:
             obj.pop(key, None)
             if key in data:
                 obj[key] = data[key]
-        if data["to"] not in board_zones(state) and obj.get("attached_to") is not None:
-            del obj["attached_to"]  # what leaves the board is no longer attached
+        if data["to"] not in board_zones(state):
+            _left_board(obj, state)
         objects[data["object"]] = obj
         touched.add(data["object"])
         # Whatever was attached to an object that left the board falls off (and stays where it is).
         if data["to"] not in board_zones(state):
             for other_id, other in objects.items():
                 if other.get("attached_to") == data["object"]:
-                    objects[other_id] = {k: v for k, v in other.items() if k != "attached_to"}
+                    objects[other_id] = _detached(dict(other))
                     touched.add(other_id)
     elif event.kind == "attach":
         obj = existing()
@@ -135,8 +135,8 @@ def apply(state: State, event: Event, timeline: Timeline) -> State:
         obj = existing()
         if obj.get("attached_to") is None:
             raise error("object", f"{data['object']!r} is not attached to anything: it cannot be detached")
-        touched.update((data["object"], obj.pop("attached_to")))
-        objects[data["object"]] = obj
+        touched.update((data["object"], obj["attached_to"]))
+        objects[data["object"]] = _detached(obj)
     elif event.kind == "set":
         obj = existing()
         value = data["value"]
@@ -181,6 +181,25 @@ def apply(state: State, event: Event, timeline: Timeline) -> State:
         touched.update(_effect_objects(effects.pop(data["effect"]), objects))
     return replace(state, objects=objects, effects=effects, time=event.time, together=together,
                    touched=frozenset(touched))
+
+
+def _left_board(obj: dict[str, Any], state: State) -> None:
+    """What an object loses as it leaves the board: its attachment, its statuses and the
+    ruleset's keys of its state there (a buff, at rest, its entry order, ...; docs/board-format.md,
+    Timelines). Its printed values and its links stay."""
+    _detached(obj)
+    obj.pop("status", None)
+    for f in ruleset_named(state.top.get("ruleset") or _default()).object_fields:
+        if not f.printed and f.kind.name != "object_id":
+            obj.pop(f.key, None)
+            if f.stamp:
+                obj.pop(f.stamp, None)
+
+
+def _detached(obj: dict[str, Any]) -> dict[str, Any]:
+    obj.pop("attached_to", None)
+    obj.pop("attached_since", None)  # an attachment's timestamp goes with it
+    return obj
 
 
 def _chosen_order(objects: dict[str, dict[str, Any]], order: list[str], state: State) -> None:

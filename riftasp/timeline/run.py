@@ -66,6 +66,7 @@ class Moment:
     stamp_changes: list[StampChange] = field(default_factory=list)
     note: str | None = None
     calculations: int = 0  # the calculations this moment needed (0: all reused)
+    last: Stamps = field(default_factory=dict)  # every thing's last timestamp, active or not
 
     @property
     def index(self) -> int:
@@ -87,30 +88,65 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
            keeper: Bookkeeping | None = None) -> Iterator[Moment]:
     """The starting moment, then the moment after each event (up to event `upto`). `resolve`
     and `keeper` replace the engine's calculation and bookkeeping (the fixture engines of the
-    tests plant defects in them)."""
-    if resolve is None:
-        from ..commands import engine_for
+    tests plant defects in them).
 
-        resolve = engine_for(engine)
+    The ASP engine settles a window of events at a time: it guesses every moment's timestamps,
+    calculates the window's boards in one program (riftasp/batch.py), asks the bookkeeping again
+    with what each calculation gave, and calculates again only the boards whose timestamps
+    changed, until none does; what it yields is what settling the events one by one gives (each
+    moment's timestamps are the bookkeeping's answer for its own calculation), at a fraction of
+    the cost. Other engines settle event by event."""
+    many: Callable[[list[Board]], list[Resolution]] | None = None
+    if resolve is None:
+        if engine == "asp":
+            from ..batch import resolve_all
+
+            many = resolve_all
+            resolve = _single(resolve_all)
+        else:
+            from ..commands import engine_for
+
+            resolve = engine_for(engine)
     keeper = keeper or bookkeeping_for(engine)
     cache = _Calculations(resolve)
     state = start_state(timeline)
     data = state.board_data()
     board = checked_board(data, timeline, None)
     resolution = cache(board, data)
-    latest = max([0, *board_stamps(board).values()])
-    stamps = keeper.stamps(board, resolution, board_stamps(board), latest)
-    moment = Moment(None, latest, board, data, resolution, stamps, calculations=cache.done)
+    given = board_stamps(board)
+    latest = max([0, *given.values()])
+    stamps = keeper.stamps(board, resolution, given, latest)
+    moment = Moment(None, latest, board, data, resolution, stamps, last=given, calculations=cache.done)
     yield moment
-    for event in timeline.events:
-        if upto is not None and event.index > upto:
-            return
-        before = moment
-        cache.done = 0
-        state = apply(replace(state, objects={o["id"]: o for o in before.data["objects"]},
-                              effects={e["id"]: e for e in before.data.get("effects", [])}), event, timeline)
-        moment = _settle(state, event, before, keeper, cache, timeline)
-        yield moment
+    events = [e for e in timeline.events if upto is None or e.index <= upto]
+    if many is None:
+        for event in events:
+            cache.done = 0
+            moment = _settle(_after(moment, event, timeline), event, moment, keeper, cache, timeline)
+            yield moment
+        return
+    for first in range(0, len(events), WINDOW):
+        moments = _settle_window(events[first:first + WINDOW], moment, keeper, many, cache, timeline)
+        yield from moments
+        moment = moments[-1]
+
+
+def _single(many: Callable[[list[Board]], list[Resolution]]) -> Callable[[Board], Resolution]:
+    return lambda board: many([board])[0]
+
+
+def _after(moment: Moment, event: Event, timeline: Timeline) -> State:
+    """The state `event` leaves, from the moment before it (its changes, no new timestamps)."""
+    state = State(top={k: v for k, v in moment.data.items() if k not in ("objects", "effects")},
+                  objects={o["id"]: o for o in moment.data["objects"]},
+                  effects={e["id"]: e for e in moment.data.get("effects", [])}, time=moment.time)
+    return apply(state, event, timeline)
+
+
+def _written(data: dict[str, Any], plain: Board, stamps: Stamps, last: Stamps) -> dict[str, Any]:
+    """The board's data with the active things' timestamps, and what is inactive with the last
+    timestamp it had."""
+    return write_stamps(data, {**last, **stamps}, plain)
 
 
 def _settle(state: State, event: Event, before: Moment, keeper: Bookkeeping, cache: _Calculations,
@@ -121,7 +157,7 @@ def _settle(state: State, event: Event, before: Moment, keeper: Bookkeeping, cac
     stamps = keeper.stamps(plain, before.resolution, before.stamps, event.time)
     note = None
     for _ in range(MAX_ROUNDS):
-        stamped = write_stamps(data, stamps, plain)
+        stamped = _written(data, plain, stamps, before.last)
         board = checked_board(stamped, timeline, event)
         resolution = cache(board, stamped)
         again = keeper.stamps(board, resolution, before.stamps, event.time)
@@ -129,12 +165,95 @@ def _settle(state: State, event: Event, before: Moment, keeper: Bookkeeping, cac
             break
         stamps = again
     else:
-        note = (f"the timestamps do not settle after {MAX_ROUNDS} calculations (a text's new timestamp "
-                f"turns its own condition off): the last calculation is kept")
+        note = NOT_SETTLED
+    return _moment(event, before, board, stamped, resolution, stamps, note, cache.done)
+
+
+NOT_SETTLED = (f"the timestamps do not settle after {MAX_ROUNDS} calculations (a text's new timestamp "
+               f"turns its own condition off): the last calculation is kept")
+WINDOW = 64  # events settled together by the ASP engine (a window's moments are yielded at once)
+
+
+def _moment(event: Event, before: Moment, board: Board, data: dict[str, Any], resolution: Resolution,
+            stamps: Stamps, note: str | None, calculations: int) -> Moment:
     changes = [StampChange(t, before.stamps.get(t), stamps.get(t))
                for t in sorted(set(before.stamps) | set(stamps)) if before.stamps.get(t) != stamps.get(t)]  # fmt: skip
-    return Moment(event, event.time, board, stamped, resolution, stamps, transitions(before.resolution, resolution),
-                  changes, note, cache.done)
+    return Moment(event, event.time, board, data, resolution, stamps, transitions(before.resolution, resolution),
+                  changes, note, calculations, last={**before.last, **stamps})
+
+
+def _settle_window(window: list[Event], before: Moment, keeper: Bookkeeping,
+                   many: Callable[[list[Board]], list[Resolution]], cache: _Calculations,
+                   timeline: Timeline) -> list[Moment]:
+    """Settle `window`'s events together (see `replay`): the same moments as one by one."""
+    plains: list[tuple[dict[str, Any], Board]] = []
+    state_before = _after_state(before)
+    for event in window:
+        state_before = apply(state_before, event, timeline)
+        data = state_before.board_data()
+        plains.append((data, checked_board(data, timeline, event)))
+    n = len(window)
+    # First guesses: each event's bookkeeping over the last calculation known (the window's start).
+    stamps: list[Stamps] = []
+    was = before.stamps
+    for event, (_, plain) in zip(window, plains, strict=True):
+        was = keeper.stamps(plain, before.resolution, was, event.time)
+        stamps.append(was)
+    boards: list[Board | None] = [None] * n
+    datas: list[dict[str, Any] | None] = [None] * n
+    results: list[Resolution | None] = [None] * n
+    rounds = [0] * n
+    calculations = [0] * n
+    settled_upto = 0  # every moment before this one is settled
+    while True:
+        last, fresh = before.last, []
+        for j in range(n):
+            data = _written(plains[j][0], plains[j][1], stamps[j], last)
+            last = {**last, **stamps[j]}
+            if data != datas[j]:
+                datas[j] = data
+                boards[j] = checked_board(data, timeline, window[j])
+                results[j] = None
+                fresh.append(j)
+        todo = [j for j in fresh if cache.known(datas[j]) is None]
+        for j, resolution in zip(todo, many([boards[j] for j in todo]) if todo else [], strict=True):
+            cache.keep(datas[j], resolution)
+            calculations[j] += 1
+        for j in fresh:
+            results[j] = cache.known(datas[j])
+        changed = False
+        was = before.stamps
+        for j in range(n):
+            if j >= settled_upto:
+                again = keeper.stamps(boards[j], results[j], was, window[j].time)  # type: ignore[arg-type]
+                if again == stamps[j]:
+                    if not changed:
+                        settled_upto = j + 1
+                else:
+                    if not changed:  # the first moment not settled: one more round of its own
+                        rounds[j] += 1
+                    if not changed and rounds[j] >= MAX_ROUNDS:
+                        settled_upto = j + 1  # it does not settle: its last calculation is kept
+                    else:
+                        stamps[j] = again
+                        changed = True
+            was = stamps[j]
+        if not changed:
+            break
+    moments = []
+    moment = before
+    for j, event in enumerate(window):
+        note = NOT_SETTLED if rounds[j] >= MAX_ROUNDS else None
+        moment = _moment(event, moment, boards[j], datas[j], results[j], stamps[j], note,  # type: ignore[arg-type]
+                         calculations[j])
+        moments.append(moment)
+    return moments
+
+
+def _after_state(moment: Moment) -> State:
+    return State(top={k: v for k, v in moment.data.items() if k not in ("objects", "effects")},
+                 objects={o["id"]: o for o in moment.data["objects"]},
+                 effects={e["id"]: e for e in moment.data.get("effects", [])}, time=moment.time)
 
 
 class _Calculations:
@@ -145,6 +264,14 @@ class _Calculations:
         self.resolve = resolve
         self.seen: dict[str, Resolution] = {}
         self.done = 0
+
+    def known(self, data: dict[str, Any]) -> Resolution | None:
+        return self.seen.get(json.dumps(data, sort_keys=True))
+
+    def keep(self, data: dict[str, Any], resolution: Resolution) -> None:
+        self.seen[json.dumps(data, sort_keys=True)] = resolution
+        if len(self.seen) > 256:  # a game revisits recent states, rarely old ones
+            self.seen.pop(next(iter(self.seen)))
 
     def __call__(self, board: Board, data: dict[str, Any]) -> Resolution:
         key = json.dumps(data, sort_keys=True)
