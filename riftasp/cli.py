@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -13,7 +14,9 @@ from typer.core import TyperGroup
 # Start-up time (bench/coldstart.py): each command imports what it uses, so `--help` and
 # `resolve` load no more of riftasp than they need; what the commands share is in
 # riftasp.commands, which imports no typer (riftasp.launch runs `resolve` without it).
-from .commands import ENGINES, TIME_LIMIT, emit_json, fail, load, plain_resolve, positive, resolve_boards, run_engine, run_plain
+from .commands import (
+    ENGINES, TIME_LIMIT, emit_json, engine_for, fail, load, plain_resolve, positive, resolve_boards, run_engine, run_plain,
+)  # fmt: skip
 
 
 class _Riftasp(typer.Typer):
@@ -39,7 +42,10 @@ class _Riftasp(typer.Typer):
 # The options with a fixed set of values: their choices show in --help, and a value out of them
 # is refused in one line before the command runs (_Commands).
 Engine = Literal["asp", "reference"]
-Format = Literal["text", "md"]
+Format = Literal["text", "md", "html"]
+CampaignFormat = Literal["text", "html"]
+# --format html (issue 40): one self-contained page on standard output, as md is (riftasp/picture/findings.py).
+HTML_HELP = "html: one self-contained page (riftasp report's) on standard output"
 
 
 class _Commands(TyperGroup):
@@ -344,7 +350,7 @@ def outcomes(
     open_ids: str = typer.Option("", "--open", metavar="ID,...", help="Choice points to open: each value of its switch"),
     max_branches: int = typer.Option(64, "--max", help="At most this many resolutions (else exit 2)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    output_format: Format = typer.Option("text", "--format", help="text, or md (a markdown report)"),
+    output_format: Format = typer.Option("text", "--format", help="text, md (a markdown report), or " + HTML_HELP),
     states: bool = typer.Option(False, "--states", help="Also the consistent states the declarative checker finds"),
     engine: Engine = typer.Option("asp", help="asp or reference"),
 ) -> None:
@@ -389,6 +395,7 @@ def crosscheck(
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
     riftasp_engine: Engine = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
+    output_format: CampaignFormat = typer.Option("text", "--format", help="text, or " + HTML_HELP),
 ) -> None:
     """Compare riftasp with another engine on board files.
 
@@ -397,12 +404,12 @@ def crosscheck(
     from .campaign.evaluate import BoardsTask, Sides, compare_dicts
     from .check import CampaignChecker
     from .crosscheck import BoardCheck, CrosscheckReport, found_files, not_a_board
-    from .present import printable
     from .progress import make_progress
 
     positive(timeout, "--timeout")
     if riftasp_engine not in ENGINES:
         fail(f"--riftasp-engine: unknown engine {riftasp_engine!r}: choose one of {', '.join(ENGINES)}")
+    _json_or_format(as_json, output_format)
     found = found_files(boards)
     skipped = [(str(path), why) for path, named in found if not named and (why := not_a_board(path))]
     files = [path for path, named in found if named or str(path) not in {f for f, _ in skipped}]
@@ -453,8 +460,12 @@ def crosscheck(
         runner.close()
     if as_json:
         emit_json(report.to_json())
+    elif output_format == "html":
+        parameters = [("riftasp engine", riftasp_engine), ("rules checker", "off" if no_check else "on"),
+                      ("board files", ", ".join(map(str, boards)))]  # fmt: skip
+        typer.echo(report.html({b.source: b for b in loaded}, engine_for(riftasp_engine), parameters), nl=False)
     else:
-        typer.echo(printable(report.text(), keep_newlines=True))
+        typer.echo(report.text(styled=True))
     if report.riftasp_errors:
         raise typer.Exit(3)
     raise typer.Exit(1 if report.disagreeing else 2 if report.engine_errors else 0)
@@ -489,6 +500,7 @@ def fuzz(
                                          "(findings.json in its --out): its findings are reported as known"),
     resume: bool = typer.Option(False, "--resume", help="Go on with the run in --out after an interruption"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
+    output_format: CampaignFormat = typer.Option("text", "--format", help="text, or " + HTML_HELP),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct defect shrunk and written to --out.
 
@@ -512,13 +524,13 @@ def fuzz(
         fail(f"riftasp fuzz needs hypothesis ({err}): pip install 'riftasp[fuzz]'")
     from .check import CampaignChecker
     from .campaign.store import CampaignStore, StoreError
-    from .present import printable
     from .progress import make_progress
 
     positive(timeout, "--timeout")
     positive(time_limit, "--time-limit")
     if riftasp_engine not in ENGINES:
         fail(f"--riftasp-engine: unknown engine {riftasp_engine!r}: choose one of {', '.join(ENGINES)}")
+    _json_or_format(as_json, output_format)
     _check_out_folder(out)  # before the run, not after it
     try:
         known = read_baseline(baseline) if baseline is not None else frozenset()
@@ -552,11 +564,21 @@ def fuzz(
         fail(f"{out}: file: cannot write the counterexamples: {err.strerror or err}")
     if as_json:
         emit_json(report.to_json())
+    elif output_format == "html":
+        shown = [("ruleset", rules.name), ("riftasp engine", riftasp_engine),
+                      ("rules checker", "off" if no_check else "on"), ("profile", json.dumps(profile.to_json())),
+                      ("out", str(out))]  # fmt: skip
+        typer.echo(report.html(engine_for(riftasp_engine), shown), nl=False)
     else:
-        typer.echo(printable(_fuzz_text(report), keep_newlines=True))
+        typer.echo(report.text(styled=True))
     if report.failure is not None:
         fail(f"{report.failure.message} (board written to {report.failure.path})", code=3)
     raise typer.Exit(1 if report.new_findings else 2 if report.engine_errors else 0)
+
+
+def _json_or_format(as_json: bool, output_format: str) -> None:
+    if as_json and output_format != "text":
+        fail(f"--json and --format {output_format}: choose one")
 
 
 def _engine_spec(spec: str, persistent: bool, timeout: float, expand: bool):
@@ -609,7 +631,7 @@ def compare_rulesets(
     only_ops: str | None = typer.Option(None, "--only-ops", metavar="LIST", help="With --search: only these operations, comma-separated"),
     out: Path | None = typer.Option(None, "--out", help="Write each disagreeing board and findings.json to this folder"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable: one object per board, and a summary"),
-    output_format: Format = typer.Option("text", "--format", help="text, or md: a markdown report for rules designers"),
+    output_format: Format = typer.Option("text", "--format", help="text, md (a markdown report for rules designers), or " + HTML_HELP),
     engine: Engine = typer.Option("asp", help="asp or reference"),
     time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", help="With --generate: stop generating after this many seconds"),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP + " (with --generate)"),
@@ -642,44 +664,6 @@ def _check_out_folder(out: Path) -> None:
         fail(f"{out}: file: cannot write in {existing}")
 
 
-def _fuzz_text(report) -> str:
-    from .crosscheck import findings_text, plural
-
-    lines = []
-    for example in report.new_findings:
-        unconfirmed = "" if example.confirmed is not False else \
-            " (the ASP resolver agrees with the engine here: riftasp's reference engine differs)"  # fmt: skip
-        lines.append(f"{example.path}: finding {example.identity}: {example.signature.text()}; on "
-                     f"{plural(example.count, 'board')}, shrunk to {plural(len(example.board['objects']), 'object')}"
-                     f"{unconfirmed}")  # fmt: skip
-        lines.extend(findings_text(example.disagreements, example.explains, indent="  "))
-    known = [c for c in report.counterexamples if c.known]
-    if known:
-        lines.append("known (in the baseline): " + "; ".join(
-            f"{c.identity} ({c.signature.text()}) on {plural(c.count, 'board')}" for c in known))
-    for failure in report.engine_errors[:5]:
-        lines.append(f"engine error: {failure.message}" + (f" (board: {failure.path})" if failure.path else ""))
-    if len(report.engine_errors) > 5:
-        lines.append(f"... and {len(report.engine_errors) - 5} more engine errors (--json lists them all)")
-    stop = f" ({report.stopped})" if report.stopped else ""
-    counted = [f"{report.supported} supported"]
-    unsupported = sum(report.unsupported.values())
-    if unsupported:
-        reasons = "; ".join(f"{why}: {n}" for why, n in report.unsupported.most_common())
-        counted.append(f"{unsupported} unsupported: {reasons}")
-    if report.engine_errors:
-        counted.append(plural(len(report.engine_errors), "engine error"))
-    if report.riftasp_errors:
-        counted.append(plural(len(report.riftasp_errors), "riftasp error"))
-    generated = f"{plural(report.generated, 'board')} generated{stop} ({', '.join(counted)})"
-    distinct = len(report.new_findings)
-    found = f"{plural(distinct, 'new finding')}" + (f", {len(known)} known" if known else "") + (
-        f" on {plural(report.failing_boards, 'board')}" if report.failing_boards else "")
-    lines.append(f"{generated}, {report.shrink_runs} compared while shrinking, {found} "
-                 f"(riftasp vs {report.engine}, seed {report.seed}, {report.jobs} jobs, {report.seconds:.1f}s)")
-    return "\n".join(lines)
-
-
 @app.command()
 def properties(
     rulesets: str = typer.Argument(..., metavar="RULESET", help="A ruleset, or several comma-separated"),
@@ -689,7 +673,7 @@ def properties(
     names: str | None = typer.Option(None, "--property", metavar="P,...", help="The properties to check (default: all)"),
     out: Path = typer.Option(Path("properties-out"), "--out", help="Folder for the minimal failing boards"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable report (progress: JSON lines on stderr)"),
-    fmt: Format = typer.Option("text", "--format", help="text, or md (each failure's board and outcomes as tables)"),
+    fmt: Format = typer.Option("text", "--format", help="text, md (each failure's board and outcomes as tables), or " + HTML_HELP),
     engine: Literal["auto", "asp", "reference"] = typer.Option("auto", "--engine", help="auto (reference, failures confirmed on asp), asp or reference"),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help=JOBS_HELP),
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -12,7 +12,7 @@ from typing import Any, cast
 from .compare import OBJECT_FIELD, Disagreement, Violation, compare
 from .engines import Engine, Unsupported
 from .model import Board
-from .present import result_line, table, trace_value
+from .present import printable, result_line, table, trace_value
 from .result import Application, Resolution
 
 BOARD_SUFFIXES = (".json", ".yaml", ".yml", ".lp")
@@ -145,18 +145,53 @@ class CrosscheckReport:
             ],
         }
 
-    def text(self) -> str:
-        lines: list[str] = []
+    def text(self, styled: bool = False) -> str:
+        """The report for people, printable (riftasp.present); `styled`: a disagreement's line
+        and a disagreeing summary in red, an agreeing one in green (at a terminal only,
+        riftasp/style.py)."""
+        lines: list[tuple[str, bool | None]] = []  # (line, good: green / bad: red / None: plain)
         for check in self.disagreeing:
-            lines.append(f"{check.board}: disagreement")
-            lines.extend(findings_text(check.disagreements, check.explains, indent="  "))
+            lines.append((f"{check.board}: disagreement", False))
+            lines.extend((line, None) for line in findings_text(check.disagreements, check.explains, indent="  "))
         for check in self.checks:
             if check.engine_error is not None:
-                lines.append(f"{check.board}: engine error: {check.engine_error}")
+                lines.append((f"{check.board}: engine error: {check.engine_error}", None))
             if check.riftasp_error is not None:
-                lines.append(f"{check.board}: riftasp error: {check.riftasp_error}")
-        lines.append(self.summary())
-        return "\n".join(lines)
+                lines.append((f"{check.board}: riftasp error: {check.riftasp_error}", None))
+        lines.append((self.summary(), self.all_agree))
+        return styled_lines(lines, styled)
+
+    @property
+    def all_agree(self) -> bool:
+        """No disagreement and no error of either side (unsupported boards are no error)."""
+        return not self.disagreeing and not self.engine_errors and not self.riftasp_errors
+
+    def html(self, boards: Mapping[str, Board], resolve: Callable[[Board], Resolution],
+             parameters: list[tuple[str, Any]]) -> str:
+        """`--format html`: each disagreeing board with riftasp's and the engine's values side by
+        side, its graph and the explanations (`resolve`: riftasp's side, run again here on the
+        disagreeing boards only; `boards`: each check's board by its source)."""
+        from .picture.findings import Finding, findings_page, side_rows, with_disagreements
+
+        found = []
+        for check in self.disagreeing:
+            board = boards[check.board]
+            res = resolve(board)
+            ours = res.to_json()["objects"]
+            rows = side_rows(board.ruleset, ours, with_disagreements(ours, check.disagreements))
+            notes = [finding_line(d) for d in check.disagreements]
+            found.append(Finding(check.board, notes, board, ("riftasp", "engine"), rows, res,
+                                 list(dict.fromkeys(d.object for d in check.disagreements))))  # fmt: skip
+        data = self.to_json()
+        counts = [(key.replace("_", " "), data[key]) for key in ("boards", "supported", "agree", "disagree", "unsupported")]
+        counts += [("engine errors", len(self.engine_errors)), ("riftasp errors", len(self.riftasp_errors)),
+                   ("skipped (not boards)", len(self.skipped))]  # fmt: skip
+        notes = [f"{c.board}: engine error: {c.engine_error}" for c in self.engine_errors]
+        notes += [f"{c.board}: riftasp error: {c.riftasp_error}" for c in self.riftasp_errors]
+        notes += [f"{c.board}: unsupported by the engine: {c.unsupported}" for c in self.checks if c.unsupported]
+        notes += [f"{f}: skipped, {why}" for f, why in self.skipped]
+        return findings_page("riftasp crosscheck", [("engine", self.engine), *parameters], counts,
+                             self.summary(), self.all_agree, found, notes)  # fmt: skip
 
     def summary(self) -> str:
         supported = len(self.supported)
@@ -175,6 +210,20 @@ class CrosscheckReport:
         else:
             line += f"{agree} agree, {len(self.disagreeing)} disagree"
         return line + f" (riftasp vs {self.engine})"
+
+
+def styled_lines(lines: Iterable[tuple[str, bool | None]], styled: bool) -> str:
+    """Lines made printable (riftasp.present), then, when `styled`, each marked line in green
+    (good) or red (bad): style comes last, after the escaping that would show its codes."""
+    from .style import green, red
+
+    out = []
+    for line, good in lines:
+        line = printable(line, keep_newlines=True)
+        if styled and good is not None:
+            line = green(line) if good else red(line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -53,7 +53,7 @@ from .campaign.rounds import settle_round
 from .campaign.shrink import primary, shrink_all
 from .campaign.store import CampaignStore
 from .compare import Disagreement, Violation
-from .crosscheck import Checker, short_explain
+from .crosscheck import Checker, findings_text, plural, short_explain, styled_lines
 from .engines import Engine
 from .model import Board
 from .profile import Profile
@@ -88,6 +88,10 @@ class Counterexample:
     announced: bool = field(default=False, repr=False)
     only_violations: bool = False  # no characteristic differs: the checker alone found it
     also: Counter = field(default_factory=Counter)  # identity -> boards: the same defect seen otherwise
+
+    @property
+    def signature_text(self) -> str:
+        return self.signature.text() if self.signature else ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -181,6 +185,86 @@ class FuzzReport:
             "counterexamples": [c.to_json() for c in self.counterexamples],
             "error": None if self.failure is None else self.failure.to_json(),
         }
+
+    def text(self, styled: bool = False) -> str:
+        """The report for people, printable (riftasp.present); `styled`: each new finding's line
+        and a summary with new findings in red, one without in green (at a terminal only)."""
+        lines: list[tuple[str, bool | None]] = []  # (line, good: green / bad: red / None: plain)
+        for example in self.new_findings:
+            unconfirmed = "" if example.confirmed is not False else \
+                " (the ASP resolver agrees with the engine here: riftasp's reference engine differs)"  # fmt: skip
+            lines.append((f"{example.path}: finding {example.identity}: {example.signature_text}; on "
+                          f"{plural(example.count, 'board')}, shrunk to {plural(len(example.board['objects']), 'object')}"
+                          f"{unconfirmed}", False))  # fmt: skip
+            lines += [(line, None) for line in findings_text(example.disagreements, example.explains, indent="  ")]
+        known = [c for c in self.counterexamples if c.known]
+        if known:
+            lines.append(("known (in the baseline): " + "; ".join(
+                f"{c.identity} ({c.signature_text}) on {plural(c.count, 'board')}" for c in known), None))
+        for failure in self.engine_errors[:5]:
+            lines.append((f"engine error: {failure.message}" + (f" (board: {failure.path})" if failure.path else ""), None))
+        if len(self.engine_errors) > 5:
+            lines.append((f"... and {len(self.engine_errors) - 5} more engine errors (--json lists them all)", None))
+        lines.append((self.summary(), self.nothing_found))
+        return styled_lines(lines, styled)
+
+    @property
+    def nothing_found(self) -> bool:
+        """No new finding and no error of either side (known findings are no news)."""
+        return not self.new_findings and not self.engine_errors and not self.riftasp_errors
+
+    def summary(self) -> str:
+        """The report's last line: boards, findings, and the run's engine, seed, jobs and time."""
+        stop = f" ({self.stopped})" if self.stopped else ""
+        counted = [f"{self.supported} supported"]
+        unsupported = sum(self.unsupported.values())
+        if unsupported:
+            reasons = "; ".join(f"{why}: {n}" for why, n in self.unsupported.most_common())
+            counted.append(f"{unsupported} unsupported: {reasons}")
+        if self.engine_errors:
+            counted.append(plural(len(self.engine_errors), "engine error"))
+        if self.riftasp_errors:
+            counted.append(plural(len(self.riftasp_errors), "riftasp error"))
+        generated = f"{plural(self.generated, 'board')} generated{stop} ({', '.join(counted)})"
+        known = len(self.counterexamples) - len(self.new_findings)
+        found = f"{plural(len(self.new_findings), 'new finding')}" + (f", {known} known" if known else "") + (
+            f" on {plural(self.failing_boards, 'board')}" if self.failing_boards else "")
+        return (f"{generated}, {self.shrink_runs} compared while shrinking, {found} "
+                f"(riftasp vs {self.engine}, seed {self.seed}, {self.jobs} jobs, {self.seconds:.1f}s)")
+
+    def html(self, resolve: Callable[[Board], Resolution], parameters: list[tuple[str, Any]]) -> str:
+        """`--format html`: each new finding's shrunk board with riftasp's and the engine's
+        values side by side, its graph and the explanations (`resolve`: riftasp's side, run
+        again here on the shrunk boards only)."""
+        from .crosscheck import finding_line
+        from .picture.findings import Finding, findings_page, side_rows, with_disagreements
+
+        found = []
+        for example in self.new_findings:
+            board = board_from_dict(example.board, str(example.path or f"finding {example.identity}"))
+            res = resolve(board)
+            ours = res.to_json()["objects"]
+            rows = side_rows(board.ruleset, ours, with_disagreements(ours, example.disagreements))
+            notes = [f"finding {example.identity}: {example.signature_text}; on {plural(example.count, 'board')}, "
+                     f"shrunk to {plural(len(example.board['objects']), 'object')}"]  # fmt: skip
+            if example.confirmed is False:
+                notes.append("the ASP resolver agrees with the engine here: riftasp's reference engine differs")
+            notes += [finding_line(d) for d in example.disagreements]
+            found.append(Finding(board.source, notes, board, ("riftasp", "engine"), rows, res,
+                                 list(dict.fromkeys(d.object for d in example.disagreements))))  # fmt: skip
+        counts = [("boards generated", self.generated), ("supported", self.supported),
+                  ("unsupported", sum(self.unsupported.values())), ("compared while shrinking", self.shrink_runs),
+                  ("new findings", len(self.new_findings)),
+                  ("known findings", len(self.counterexamples) - len(self.new_findings)),
+                  ("failing boards", self.failing_boards), ("engine errors", len(self.engine_errors)),
+                  ("riftasp errors", len(self.riftasp_errors)), ("seconds", f"{self.seconds:.1f}")]  # fmt: skip
+        notes = [f"known (in the baseline): {c.identity} ({c.signature_text}) on {plural(c.count, 'board')}"
+                 for c in self.counterexamples if c.known]  # fmt: skip
+        notes += [f"{f.side} error: {f.message}" + (f" (board: {f.path})" if f.path else "")
+                  for f in self.engine_errors + self.riftasp_errors]  # fmt: skip
+        notes += [f"unsupported by the engine: {why}: {n}" for why, n in self.unsupported.most_common()]
+        head = [("engine", self.engine), ("seed", self.seed), ("count", self.count), ("jobs", self.jobs), *parameters]
+        return findings_page("riftasp fuzz", head, counts, self.summary(), self.nothing_found, found, notes)
 
 
 def fuzz(

@@ -1,4 +1,5 @@
-"""Colour for people at a terminal, and only there: table headers in bold, disagreements in red.
+"""Colour for people at a terminal, and only there: table headers in bold, disagreements and new
+findings in red, agreement and "nothing found" in green (crosscheck, fuzz).
 
 Styled only when standard output is a terminal and NO_COLOR (https://no-color.org) is unset or
 empty; output to a pipe, a file or a test has no escape codes, so goldens and scripts see plain
@@ -11,7 +12,7 @@ import os
 import sys
 from typing import TextIO
 
-BOLD, RED, RESET = "\x1b[1m", "\x1b[31m", "\x1b[0m"
+BOLD, RED, GREEN, RESET = "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
 
 def colour(stream: TextIO | None = None) -> bool:
@@ -32,3 +33,7 @@ def bold(text: str, stream: TextIO | None = None) -> str:
 
 def red(text: str, stream: TextIO | None = None) -> str:
     return f"{RED}{text}{RESET}" if text and colour(stream) else text
+
+
+def green(text: str, stream: TextIO | None = None) -> str:
+    return f"{GREEN}{text}{RESET}" if text and colour(stream) else text

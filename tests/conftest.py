@@ -54,3 +54,29 @@ def engine(request) -> str:
 @pytest.fixture
 def resolve_example(engine):
     return lambda name: run(example(name), engine)
+
+
+# ---- a real browser (issue 40: the HTML pages, tests/test_report.py, tests/test_html_reports.py) ----
+
+CHROMIUM = "/usr/bin/chromium"
+NEEDS_BROWSER = "needs Debian's chromium and playwright: apt-get install chromium; pip install -e '.[test]'"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's headless Chromium driven by Playwright, launched once for the session; the test
+    is skipped, with the reason, where either is missing."""
+    import shutil
+
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        pytest.skip(NEEDS_BROWSER)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip(NEEDS_BROWSER)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()

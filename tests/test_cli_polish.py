@@ -75,9 +75,11 @@ def test_h_reaches_typer_from_the_launcher():
     *((c, "--engine", "<asp|reference>") for c in ["resolve", "explain", "diff", "check", "outcomes", "compare"]),
     ("crosscheck", "--riftasp-engine", "<asp|reference>"),
     ("fuzz", "--riftasp-engine", "<asp|reference>"),
-    ("outcomes", "--format", "<text|md>"),
-    ("compare", "--format", "<text|md>"),
-    ("properties", "--format", "<text|md>"),
+    ("outcomes", "--format", "<text|md|html>"),
+    ("compare", "--format", "<text|md|html>"),
+    ("properties", "--format", "<text|md|html>"),
+    ("crosscheck", "--format", "<text|html>"),
+    ("fuzz", "--format", "<text|html>"),
     ("properties", "--engine", "<auto|asp|reference>"),
     ("crosscheck", "--engine", "<str>"),  # a command line as well: free text
     ("fuzz", "--engine", "<str>"),
@@ -90,7 +92,7 @@ def test_help_shows_the_choices(command, option, choices):
 @pytest.mark.parametrize("args, message", [
     (["resolve", FIORA, "--engine", "clingo"], "--engine: unknown engine 'clingo': choose one of asp, reference"),
     (["explain", FIORA, "fiora", "--engine", "x"], "--engine: unknown engine 'x': choose one of asp, reference"),
-    (["outcomes", FIORA, "--format", "html"], "--format: unknown format 'html': choose one of text, md"),
+    (["outcomes", FIORA, "--format", "pdf"], "--format: unknown format 'pdf': choose one of text, md, html"),
     (["crosscheck", FIORA, "--engine", "reference", "--riftasp-engine", "x"],
      "--riftasp-engine: unknown engine 'x': choose one of asp, reference"),
     (["properties", "riftbound", "--engine", "fast"], "--engine: unknown engine 'fast': choose one of auto, asp, reference"),
@@ -184,8 +186,8 @@ def test_no_escape_codes_off_a_terminal():
     assert "\x1b" not in run("riftasp", "resolve", FIORA).stdout
 
 
-def _at_a_terminal(*args: object, **env: str) -> str:
-    """What `python -m riftasp ARGS` writes to a pseudo-terminal."""
+def _at_a_terminal(*args: object, code: int = 0, **env: str) -> str:
+    """What `python -m riftasp ARGS` writes to a pseudo-terminal (exiting with `code`)."""
     main, secondary = pty.openpty()
     try:
         done = subprocess.run([sys.executable, "-m", "riftasp", *map(str, args)], stdout=secondary,
@@ -194,7 +196,7 @@ def _at_a_terminal(*args: object, **env: str) -> str:
                                    "PYTHONPATH": str(ROOT), "COLUMNS": "80", **env})
         os.close(secondary)
         secondary = -1
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == code, done.stderr
         out = b""
         while True:
             try:

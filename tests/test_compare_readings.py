@@ -172,7 +172,7 @@ def test_a_board_of_another_family_is_refused_in_one_line():
                                 "(got BOARDS and --generate)"),
     ((COPY, "--max-effects", "2"), "--max-effects: only with --search"),
     ((COPY, "--json", "--format", "md"), "--json and --format md: choose one"),
-    ((COPY, "--format", "html"), "--format: unknown format 'html': choose one of text, md"),
+    ((COPY, "--format", "pdf"), "--format: unknown format 'pdf': choose one of text, md, html"),
     ((COPY, "--engine", "clingo"), "--engine: unknown engine 'clingo': choose one of asp, reference"),
 ])
 def test_bad_options_are_refused_in_one_line(args, message):

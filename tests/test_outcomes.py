@@ -373,7 +373,7 @@ def test_an_unknown_engine(two_sets):
 
 
 def test_an_unknown_format(two_sets):
-    assert one_line(cli(two_sets, "--format", "html")) == "--format: unknown format 'html': choose one of text, md"
+    assert one_line(cli(two_sets, "--format", "pdf")) == "--format: unknown format 'pdf': choose one of text, md, html"
 
 
 def test_bad_boards_end_in_the_board_errors(tmp_path):

@@ -378,7 +378,7 @@ def test_generated_boards_are_the_same_for_a_seed():
     (["riftbound"], "give one of --generate N (with --seed S) or --bound K"),
     (["riftbound", "--generate", 5, "--bound", 1], "give one of --generate N (with --seed S) or --bound K"),
     (["riftbound", "--bound", 1, "--engine", "fast"], "--engine: unknown engine 'fast': choose one of auto, asp, reference"),
-    (["riftbound", "--bound", 1, "--format", "html"], "--format: unknown format 'html': choose one of text, md"),
+    (["riftbound", "--bound", 1, "--format", "pdf"], "--format: unknown format 'pdf': choose one of text, md, html"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
     result = cli("properties", *args)

@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import NEEDS_BROWSER, ROOT
 from typer.testing import CliRunner
 
 from riftasp.board_io import load_board
@@ -23,9 +25,7 @@ from riftasp.reference import resolve
 SHOWCASE = ROOT / "examples" / "riftbound" / "showcase.json"
 SORCERY = ROOT / "examples" / "sorcery" / "two-kings.json"  # a dependency cycle
 GOLDEN = ROOT / "tests" / "golden" / "showcase-report.png"
-CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1200, "height": 900}
-NEEDS_BROWSER = "needs Debian's chromium and playwright: apt-get install chromium; pip install -e '.[test]'"
 
 
 class Page(HTMLParser):
@@ -100,12 +100,27 @@ def test_the_command_writes_the_page(tmp_path):
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
 
 
-def test_the_page_in_a_real_browser(tmp_path, monkeypatch):
-    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
-        pytest.skip(NEEDS_BROWSER)
+@contextmanager
+def opened(browser, path: Path) -> Iterator:
+    """The page at `path` in a new tab of `browser` (conftest.py's `chromium`), loaded; on
+    leaving, no error in its console, no page error and no request but for file: URLs."""
+    page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
+    messages, errors = [], []
+    page.on("console", lambda m: messages.append((m.type, m.text)))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: errors.append(f"request {r.url}") if not r.url.startswith("file:") else None)
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_load_state("load")
+        yield page
+    finally:
+        page.close()
+    assert not errors and not [m for m in messages if m[0] == "error"], (errors, messages)
+
+
+def test_the_page_in_a_real_browser(tmp_path, monkeypatch, chromium):
     try:
         from PIL import Image, ImageChops
-        from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip(NEEDS_BROWSER)
     monkeypatch.chdir(ROOT)  # the board's path as the page shows it: the same in every checkout
@@ -113,24 +128,12 @@ def test_the_page_in_a_real_browser(tmp_path, monkeypatch):
     path = tmp_path / "showcase.html"
     path.write_text(html, encoding="utf-8")
     shot = tmp_path / "showcase.png"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
-            messages, errors = [], []
-            page.on("console", lambda m: messages.append((m.type, m.text)))
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: errors.append(f"request {r.url}") if not r.url.startswith("file:") else None)
-            page.goto(path.as_uri())
-            page.wait_for_load_state("load")
-            for oid in res.objects:
-                assert page.locator(f'[data-object="{oid}"]').count() >= 1, oid
-            assert page.locator("svg g.object").count() == len(res.objects)
-            assert page.locator("svg").count() == 1
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
-    assert not errors and not [m for m in messages if m[0] == "error"], (errors, messages)
+    with opened(chromium, path) as page:
+        for oid in res.objects:
+            assert page.locator(f'[data-object="{oid}"]').count() >= 1, oid
+        assert page.locator("svg g.object").count() == len(res.objects)
+        assert page.locator("svg").count() == 1
+        page.screenshot(path=str(shot), full_page=True)
     if os.environ.get("RIFTASP_UPDATE_GOLDEN") == "1" or not GOLDEN.exists():
         GOLDEN.parent.mkdir(exist_ok=True)
         shutil.copyfile(shot, GOLDEN)

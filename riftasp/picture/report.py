@@ -42,6 +42,11 @@ table.timeline{width:100%}
 ul.notes{margin:4px 0;padding-left:22px}
 section.board{margin-bottom:40px}
 div.explain{margin-bottom:12px}
+section.finding{margin-bottom:40px}
+table.params th{font-weight:normal;color:#4b5563}
+tr.differs td{background:#fee2e2;font-weight:bold}
+.bad{color:#b91c1c;font-weight:bold}
+.good{color:#15803d;font-weight:bold}
 """
 
 
@@ -55,20 +60,27 @@ def attr(value: Any) -> str:
     return html.escape(_NOT_HTML.sub("\ufffd", str(value)), quote=True)
 
 
+def page(title: str, body: Iterable[str]) -> str:
+    """The page shell every riftasp HTML page shares (this report, and the campaign and research
+    commands' `--format html`, findings.py): the title as heading, then `body`, lines of HTML
+    already escaped. Ends in a newline."""
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{text(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+           f"<h1>{text(title)}</h1>", *body, "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
 def report_html(boards_and_resolutions: Iterable[tuple[Board, Resolution]], title: str = "riftasp report") -> str:
     """One self-contained HTML page for the boards and their resolutions, ending in a newline."""
     pairs = list(boards_and_resolutions)
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{text(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
-           f"<h1>{text(title)}</h1>"]
+    out = []
     if len(pairs) > 1:
         out.append("<ul class=\"contents\">")
         out.extend(f'<li>{text(board.source or f"board {i}")}</li>' for i, (board, _) in enumerate(pairs, 1))
         out.append("</ul>")
     for i, (board, res) in enumerate(pairs, 1):
         out.extend(_board_section(i, board, res))
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    return page(title, out)
 
 
 def _board_section(number: int, board: Board, res: Resolution) -> list[str]:
@@ -82,14 +94,17 @@ def _board_section(number: int, board: Board, res: Resolution) -> list[str]:
     out.append("<h3>Loops, cycles and paradoxes</h3>")
     out.extend(_groups(res))
     out.append("<h3>Graph</h3>")
-    out.append('<div class="picture">')
-    out.append(render(res.to_json(), board, "all", "svg").rstrip("\n"))
-    out.append("</div>")
+    out.extend(graph_block(board, res))
     out.append("<h3>Explanations</h3>")
     for oid in sorted(res.objects):
-        out.extend(_explain(number, res, oid))
+        out.extend(explain_block(number, res, oid))
     out.append("</section>")
     return out
+
+
+def graph_block(board: Board, res: Resolution) -> list[str]:
+    """The graph of the calculation (svg.py, every view at once), in its scrolling frame."""
+    return ['<div class="picture">', render(res.to_json(), board, "all", "svg").rstrip("\n"), "</div>"]
 
 
 def _columns(res: Resolution) -> list[str]:
@@ -122,7 +137,8 @@ def _groups(res: Resolution) -> list[str]:
     return ['<ul class="notes groups">', *(f"<li>{text(line)}</li>" for line in lines), "</ul>"]
 
 
-def _explain(number: int, res: Resolution, oid: str) -> list[str]:
+def explain_block(number: int, res: Resolution, oid: str) -> list[str]:
+    """One object's explanation: its notes (loop, needs, withdrawals), then its timeline."""
     c = res.objects[oid]
     name = c.values.get("name")
     out = [f'<div class="explain" id="b{number}-explain-{attr(oid)}" data-object="{attr(oid)}">',

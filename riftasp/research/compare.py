@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..board_io import BoardError, board_from_dict, board_to_dict
-from ..compare import Disagreement, compare, compared_fields, normalize
+from ..compare import Disagreement, compare
 from ..model import Board
 from ..present import printable, trace_value
 from ..resources import MANIFEST, add_ruleset_folder, ruleset_folder
@@ -434,6 +434,33 @@ class CompareReport:
         return printable("\n".join(out).rstrip() + "\n", keep_newlines=True)
 
 
+    def html(self, engine: str) -> str:
+        """`--format html`: what the two differ on, then each disagreement with its board, both
+        outcomes side by side, the graph of the calculation under A and the explanations (each
+        disagreeing board resolved again here, under A, on `engine`)."""
+        from ..picture.findings import Finding, findings_page
+
+        pair, a, b = self.pair, self.pair.a.name, self.pair.b.name
+        found = []
+        for c in self.disagreeing:
+            notes = [f"they differ on {', '.join(c.choice_points) or 'no choice point'} on this board"]
+            if "count" in c.details:
+                notes.append(f"found on {_plural(c.details['count'], 'generated board')} (seed {c.details['seed']}); "
+                             "shrunk to this one")  # fmt: skip
+            if c.parting is not None:
+                notes.append(c.parting.text(a, b))
+            (under_a,) = _run([replace(c.board, ruleset=pair.a)], engine)
+            found.append(Finding(c.name, notes, c.board, (a, b), _side_rows(c), under_a))
+        parameters = [("A", a), ("B", b), ("family", pair.family), ("mode", self.mode), ("engine", engine),
+                      ("choice points they differ on", ", ".join(pair.choice_points) or "none")]  # fmt: skip
+        parameters += [(k, v) for k, v in self.details.items() if k in ("seed", "kernel", "bound")]
+        counts = [(k, v) for k, v in self.summary().items() if k in ("boards", "agree", "disagree")]
+        notes = [f"{c.name}: agree" for c in self.comparisons if c.agrees]
+        notes += [f"{f}: skipped, {why}" for f, why in self.skipped]
+        return findings_page(f"{a} against {b}", parameters, counts, self.summary_line(), not self.disagreeing,
+                             found, notes)  # fmt: skip
+
+
 SEARCH_SHOWN = 3  # searched boards printed in full by the text report
 
 
@@ -523,67 +550,25 @@ def _reading(point: Any, value: Any) -> str:
     return f"`{value}`"
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return ", ".join(v if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in value)
-    if isinstance(value, dict):
-        return json.dumps(value, sort_keys=True)
-    return str(value)
-
-
-_TEXT_KEYS = ("rules_text", "effect_text")
-
-
 def board_tables(board: Board) -> list[str]:
-    """The board as two tables: its objects (every key they have but their text), then every
-    effect (text and ongoing) with what holds it."""
-    data = board_to_dict(board)
-    objects = data.get("objects", [])
-    keys = list(dict.fromkeys(k for obj in objects for k in obj if k not in _TEXT_KEYS))
-    lines = _table(keys, [[_cell(obj.get(k)) for k in keys] for obj in objects])
-    effects = [(f"{obj['id']} ({key.replace('_', ' ')})", e) for obj in objects for key in _TEXT_KEYS
-               for e in obj.get(key, ())]  # fmt: skip
-    effects += [("ongoing", e) for e in data.get("effects", ())]
-    if effects:
-        rows = [[e.get("id"), held, _operation(e.get("op", {})), _target(e.get("target")),
-                 _cell(e.get("conditions")), _cell(e.get("timestamp")), _cell(e.get("controller"))]
-                for held, e in effects]  # fmt: skip
-        lines += _table(["effect", "held by", "does", "target", "conditions", "timestamp", "controller"], rows)
-    if data.get("settings"):
-        lines += [f"Settings: {_md(_cell(data['settings']))}", ""]
-    return lines
+    """The board as markdown tables (picture/findings.py's, which the html report shows too)."""
+    from ..picture.findings import board_tables as tables_of
 
-
-def _operation(op: Mapping[str, Any]) -> str:
-    params = " ".join(f"{k}={_cell(v)}" for k, v in op.items() if k != "op")
-    return f"{op.get('op', '')} {params}".strip()
-
-
-def _target(target: Any) -> str:
-    if target is None:
-        return "self (default)"
-    if isinstance(target, Mapping) and list(target) == ["ids"]:
-        return ", ".join(target["ids"])
-    return _cell(target)
+    tables, settings = tables_of(board)
+    lines = [line for header, rows in tables for line in _table(header, rows)]
+    return lines + ([f"Settings: {_md(settings)}", ""] if settings else [])
 
 
 def _outcomes_table(c: BoardComparison, pair: Pair) -> list[str]:
     """Every object's compared characteristics under A and B, side by side; a difference marked."""
-    rules = c.board.ruleset
-    kinds = {f.key: f.kind for f in rules.output_fields} | {"keywords": "keywords"}
-    objects_a, objects_b = c.a_result.get("objects", {}), c.b_result.get("objects", {})
-    rows = []
-    for oid in sorted(set(objects_a) | set(objects_b)):
-        for key in compared_fields(rules):
-            va = normalize(kinds[key], objects_a.get(oid, {}).get(key))
-            vb = normalize(kinds[key], objects_b.get(oid, {}).get(key))
-            if va == vb and va in (None, [], {}, "", False) and type(va) is type(vb):
-                continue  # nothing on either side
-            differ = va != vb or type(va) is not type(vb)
-            rows.append([oid, key, trace_value(va), trace_value(vb), "differs" if differ else ""])
+    rows = [[r.object, r.field, r.a, r.b, "differs" if r.differs else ""] for r in _side_rows(c)]
     return _table(["object", "characteristic", str(pair.a), str(pair.b), ""], rows)
+
+
+def _side_rows(c: BoardComparison) -> list[Any]:
+    from ..picture.findings import side_rows
+
+    return side_rows(c.board.ruleset, c.a_result.get("objects", {}), c.b_result.get("objects", {}))
 
 
 # ---- given boards ---------------------------------------------------------------------------------
@@ -964,6 +949,9 @@ def write_findings(report: CompareReport, out: Path) -> None:
 # ---- the command -----------------------------------------------------------------------------------
 
 
+FORMATS = ("text", "md", "html")
+
+
 def run(a: str, b: str, boards: list[Path], *, generate: int | None = None, seed: int = 0, search: bool = False,
         max_effects: int | None = None, max_objects: int | None = None, only_ops: str | None = None,
         out: Path | None = None, as_json: bool = False, format: str = "text", engine: str = "asp",
@@ -990,10 +978,10 @@ def run(a: str, b: str, boards: list[Path], *, generate: int | None = None, seed
         if value is not None and value < 1:
             fail(f"{option}: must be a positive number, got {value}")
     positive(time_limit, "--time-limit")
-    if format not in ("text", "md"):
-        fail(f"--format: text or md, got {format!r}")
+    if format not in FORMATS:
+        fail(f"--format: unknown format {format!r}: choose one of {', '.join(FORMATS)}")
     if as_json and format != "text":
-        fail("--json and --format md: choose one")
+        fail(f"--json and --format {format}: choose one")
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
     ops = None if only_ops is None else [op.strip() for op in only_ops.split(",") if op.strip()]
@@ -1053,6 +1041,8 @@ def run(a: str, b: str, boards: list[Path], *, generate: int | None = None, seed
         emit_json(report.to_json())
     elif format == "md":
         echo(report.markdown().rstrip("\n"))
+    elif format == "html":
+        echo(report.html(engine).rstrip("\n"))
     else:
         echo(report.text())
     return report.exit_code

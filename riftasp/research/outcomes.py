@@ -64,7 +64,7 @@ from ..model import Board, Effect, GameObject, given_params
 
 ENGINES = ("asp", "reference")
 MAX_BRANCHES = 64
-FORMATS = ("text", "md")
+FORMATS = ("text", "md", "html")
 # Exit codes of the command: one outcome; several, or none (every branch a paradox). Bad input: 2.
 UNIQUE, NOT_UNIQUE = 0, 1
 
@@ -263,6 +263,55 @@ class Outcomes:
             return self.outcomes[0].objects
         return self.branches[0].objects if self.branches else {}
 
+    def choices_table(self) -> tuple[list[str], list[list[str]]]:
+        """Each branch: its choices and the outcome it reaches (or its paradox)."""
+        labels = list(dict.fromkeys(k for b in self.branches for k in b.choices))
+        number = {id(b): n for n, o in enumerate(self.outcomes, 1) for b in o.branches}
+        rows = []
+        for n, b in enumerate(self.branches, 1):
+            result = (str(number[id(b)]) if id(b) in number
+                      else f"paradox ({', '.join(sorted({x for p in b.paradoxes for x in p}))})")  # fmt: skip
+            rows.append([str(n), *(_value_text(b.choices[k]) if k in b.choices else "" for k in labels), result])
+        return ["branch", *labels, "outcome"], rows
+
+    def html(self, engine: str) -> str:
+        """`--format html`: the choices, then each outcome with the board its first branch
+        resolved, its values beside another outcome's (outcome 1's; outcome 2's beside outcome
+        1), its graph and the explanations of the objects the outcomes differ on (each such
+        board resolved again here, on `engine`); then each paradox branch."""
+        from ..commands import engine_for
+        from ..picture.findings import Finding, findings_page, side_rows
+
+        resolve = engine_for(engine)
+        differing = list(dict.fromkeys(d.object for d in self.differing))
+        found = []
+        for n, outcome in enumerate(self.outcomes, 1):
+            board = outcome.branches[0].board
+            other = 2 if n == 1 else 1
+            rows = side_rows(board.ruleset, outcome.objects, self.outcomes[other - 1].objects) \
+                if len(self.outcomes) > 1 else []  # fmt: skip
+            found.append(Finding(f"outcome {n}", [f"reached by: {_choices_text(c)}" for c in outcome.choices], board,
+                                 (f"outcome {n}", f"outcome {other}"), rows, resolve(board),
+                                 differing or sorted(outcome.objects)))  # fmt: skip
+        for b in self.paradox_branches:
+            names = ", ".join(sorted({x for p in b.paradoxes for x in p}))
+            found.append(Finding(f"paradox: {_choices_text(b.choices)}", [f"no outcome: paradox ({names})"], b.board,
+                                 resolution=resolve(b.board), explained=[]))  # fmt: skip
+        parameters = [("board", self.source), ("ruleset", self.ruleset), ("engine", engine),
+                      ("choice points opened", ", ".join(p.id for p in self.points) or "none")]  # fmt: skip
+        counts = [("branches", len(self.branches)), ("outcomes", len(self.outcomes)),
+                  ("paradox branches", len(self.paradox_branches))]  # fmt: skip
+        notes = [f"{p.id}, {p.decision}: {p.sentence}. In force: {p.reading}" for p in self.points]
+        if self.differing:
+            notes.append("differing: " + ", ".join(f"{d.object}.{d.field}" for d in self.differing))
+        if self.unpermuted_ties:
+            notes.append("ties not permuted (no timestamp of their own on the board, or one carrier): "
+                         + "; ".join(", ".join(t) for t in self.unpermuted_ties))
+        if self.states is not None:
+            notes += self._states_text()
+        return findings_page(f"Outcomes of {self.source}", parameters, counts, self.text().splitlines()[0],
+                             self.unique, found, notes, [self.choices_table()])  # fmt: skip
+
     def markdown(self) -> str:
         lines = [f"# Outcomes of `{self.source}`", ""]
         if not self.outcomes:
@@ -272,15 +321,7 @@ class Outcomes:
         else:
             lines.append(f"**{len(self.outcomes)} outcomes** from {_plural(len(self.branches), 'branch', 'branches')}.")
         lines += ["", "## Choices", ""]
-        labels = list(dict.fromkeys(k for b in self.branches for k in b.choices))
-        number = {id(b): n for n, o in enumerate(self.outcomes, 1) for b in o.branches}
-        header = ["branch", *labels, "outcome"]
-        rows = []
-        for n, b in enumerate(self.branches, 1):
-            result = (str(number[id(b)]) if id(b) in number
-                      else f"paradox ({', '.join(sorted({x for p in b.paradoxes for x in p}))})")  # fmt: skip
-            rows.append([str(n), *(_value_text(b.choices[k]) if k in b.choices else "" for k in labels), result])
-        lines += _md_table(header, rows)
+        lines += _md_table(*self.choices_table())
         if self.differing:
             lines += ["", "## Differing fields", ""]
             header = ["object", "field", *(f"outcome {n}" for n in range(1, len(self.outcomes) + 1))]
@@ -761,7 +802,7 @@ def command(board_path: Path, open_ids: str, max_branches: int, as_json: bool, o
     if output_format not in FORMATS:
         fail(f"--format: unknown format {output_format!r}: choose one of {', '.join(FORMATS)}")
     if as_json and output_format != "text":
-        fail("--json and --format: choose one")
+        fail(f"--json and --format {output_format}: choose one")
     if max_branches < 1:
         fail(f"--max: must be at least 1, got {max_branches}")
     board = load(board_path)
@@ -777,6 +818,8 @@ def command(board_path: Path, open_ids: str, max_branches: int, as_json: bool, o
         emit_json(found.to_json())
     elif output_format == "md":
         echo(printable(found.markdown(), keep_newlines=True))
+    elif output_format == "html":
+        echo(found.html(engine).rstrip("\n"))
     else:
         echo(printable(found.text(), keep_newlines=True))
     return found.exit_code

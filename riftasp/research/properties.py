@@ -1498,6 +1498,39 @@ def report_markdown(results: list[PropertyResult], seconds: float | None = None)
     return "\n".join(lines) + "\n"
 
 
+def report_html(results: list[PropertyResult], parameters: list[tuple[str, Any]], seconds: float | None = None) -> str:
+    """`--format html`: the properties' verdicts, then each failure with its minimal board, the
+    outcomes side by side (the board's and its variant's, or the other outcome), the graph of the
+    minimal board's calculation and the explanations (resolved again here, on the engine that
+    failed, RESOLVERS)."""
+    from ..picture.findings import Finding, findings_page, side_rows
+
+    found = []
+    for r in results:
+        f = r.failure
+        if f is None:
+            continue
+        board = board_from_dict(r.board or {}, str(r.path or f"{r.ruleset}-{r.name}"))
+        (res,) = _resolve(f.engine or "reference", [board])
+        rows = side_rows(board.ruleset, f.outcome or {}, f.other_outcome) if f.other_outcome is not None else []
+        notes = [f.explanation, f"failing on {r.failing} of {_plural(r.boards, 'board')} ({f.engine} engine)"]
+        notes += [f"minimal board: {r.path}"] if r.path else []
+        notes += [f"its variant ({f.variant_label}): {r.variant_path}"] if r.variant_path else []
+        differing = list(dict.fromkeys(d["object"] for d in f.differences)) or None
+        found.append(Finding(f"{r.ruleset}: {r.name} fails", notes, board, ("on the board", f.other_label), rows,
+                             res if isinstance(res, Resolution) else None, differing))  # fmt: skip
+    table = (["ruleset", "property", "verdict", "boards", "judged", "not judged"],
+             [[r.ruleset, r.name, r.verdict + (f" ({r.unavailable})" if r.unavailable else ""),
+               f"up to {_plural(r.bound, 'effect')} ({r.boards})" if r.bound is not None else str(r.boards),
+               str(r.judged), "; ".join(f"{n} {why}" for why, n in r.skipped.most_common()) or "-"]
+              for r in results])  # fmt: skip
+    failing = sum(r.verdict == "fails" for r in results)
+    counts: list[tuple[str, Any]] = [("property checks", len(results)), ("failing", failing)]
+    counts += [("seconds", f"{seconds:.1f}")] if seconds is not None else []
+    verdict = f"{_plural(len(results), 'property check')}: {failing} failing"
+    return findings_page("riftasp properties", parameters, counts, verdict, not failing, found, tables=[table])
+
+
 # ---- the command ------------------------------------------------------------------------------
 
 
@@ -1568,10 +1601,10 @@ def command(rulesets: str, generate: int | None, seed: int, bound: int | None, p
     from ..campaign.pool import make_runner
     from ..progress import make_progress
 
-    if fmt not in ("text", "md"):
-        raise BadInput(f"--format: unknown format {fmt!r}; formats: text, md")
+    if fmt not in ("text", "md", "html"):
+        raise BadInput(f"--format: unknown format {fmt!r}; formats: text, md, html")
     if as_json and fmt != "text":
-        raise BadInput("--json and --format md: choose one")
+        raise BadInput(f"--json and --format {fmt}: choose one")
     validate(generate, bound, engine)
     names = parse_properties(properties)
     rules = parse_rulesets(rulesets)
@@ -1595,6 +1628,11 @@ def command(rulesets: str, generate: int | None, seed: int, bound: int | None, p
                                       **mode, seconds=round(seconds, 2)), indent=2)  # fmt: skip
     elif fmt == "md":
         text = report_markdown(results, seconds)
+    elif fmt == "html":
+        given: list[tuple[str, Any]] = [("bound", bound)] if bound is not None else [("generate", generate), ("seed", seed)]
+        parameters = [("rulesets", ", ".join(str(r) for r in rules)), ("properties", ", ".join(names)),
+                      ("engine", engine), *given]  # fmt: skip
+        text = report_html(results, parameters, seconds).rstrip("\n")
     else:
         text = report_text(results, seconds)
     return text, code
