@@ -37,15 +37,18 @@ BOUNDS = {"asp": 10.0, "reference": 2.0}  # seconds for the --events game (issue
 
 def riftbound_game(events: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    units = [f"u{i}" for i in range(8)]
+    units = [f"u{i}" for i in range(12)]
+    places = ["left", "right"]
     gear = ["boots", "banner"]
 
     def unit(oid: str) -> dict[str, Any]:
+        place = places[int(oid[1:]) % 2]
         obj: dict[str, Any] = {"id": oid, "name": oid.upper(), "type": "unit", "owner": "alice",
-                               "zone": "battlefield", "might": rng.randint(2, 5)}
-        if int(oid[1:]) % 2 == 0:  # a lord: the others +1 while I'm Mighty
+                               "zone": "battlefield", "location": place, "might": rng.randint(2, 5)}
+        if int(oid[1:]) % 4 < 2:  # a lord of its battlefield: the others there +1 while I'm Mighty
             obj["rules_text"] = [{"id": f"{oid}-lord", "op": {"op": "plus", "amount": 1},
-                                  "target": {"filter": {"type": "unit", "relation": "friendly", "other": True}},
+                                  "target": {"filter": {"type": "unit", "relation": "friendly", "other": True,
+                                                        "location": place}},
                                   "conditions": [{"mighty": "self"}]}]
         else:  # a guard: loses Ganking while defending
             obj["keywords"] = ["Ganking"]
@@ -54,12 +57,12 @@ def riftbound_game(events: int, seed: int) -> dict[str, Any]:
         return obj
 
     start = {"ruleset": "riftbound", "players": ["alice", "bob"], "active_player": "alice",
-             "objects": [unit(u) for u in units[:4]]
+             "objects": [unit(u) for u in units[:6]]
              + [{"id": g, "name": g.title(), "type": "gear", "owner": "alice", "zone": "base", "might_bonus": 1,
                  "effect_text": [{"id": f"{g}-text", "op": {"op": "gain_keywords", "keywords": ["Assault"]}}]}
                 for g in gear]}
-    present = set(units[:4])
-    on_board = set(units[:4])
+    present = set(units[:6])
+    on_board = set(units[:6])
     buffed: set[str] = set()
     defending: set[str] = set()
     attached: dict[str, str] = {}
@@ -91,7 +94,7 @@ def riftbound_game(events: int, seed: int) -> dict[str, Any]:
                 del attached[g]
         elif roll < 0.62 and present - on_board:
             u = rng.choice(sorted(present - on_board))
-            log.append({"event": "move", "object": u, "to": "battlefield"})
+            log.append({"event": "move", "object": u, "to": "battlefield", "location": places[int(u[1:]) % 2]})
             on_board.add(u)
         elif roll < 0.74 and on_board:
             g = rng.choice(gear)
@@ -123,12 +126,16 @@ def riftbound_game(events: int, seed: int) -> dict[str, Any]:
 
 def sorcery_game(events: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    minions = [f"m{i}" for i in range(8)]
+    minions = [f"m{i}" for i in range(12)]
+
+    def square(i: int) -> tuple[int, int]:  # three columns of four rows, two squares apart
+        return 1 + (i // 3) % 4 * 2, 1 + 2 * (i % 3)
 
     def minion(oid: str) -> dict[str, Any]:
         i = int(oid[1:])
         obj: dict[str, Any] = {"id": oid, "name": oid.upper(), "type": "minion", "owner": "alice" if i % 2 else "bob",
-                               "zone": "realm", "row": 1 + i % 4, "column": 1 + i % 5, "power": rng.randint(1, 4)}
+                               "zone": "realm", "row": square(i)[0], "column": square(i)[1],
+                               "power": rng.randint(1, 4)}
         if i % 2 == 0:  # weak ones nearby get +1 while I'm at most 2 power
             obj["rules_text"] = [{"id": f"{oid}-rally", "op": {"op": "plus", "amount": 1},
                                   "target": {"filter": {"near": "nearby", "other": True}},
@@ -139,9 +146,9 @@ def sorcery_game(events: int, seed: int) -> dict[str, Any]:
         return obj
 
     start = {"ruleset": "sorcery", "players": ["alice", "bob"], "active_player": "alice",
-             "objects": [minion(m) for m in minions[:4]]}
-    present = set(minions[:4])
-    in_realm = set(minions[:4])
+             "realm": {"rows": 8, "columns": 5}, "objects": [minion(m) for m in minions[:6]]}
+    present = set(minions[:6])
+    in_realm = set(minions[:6])
     resting: set[str] = set()
     effects: list[str] = []
     log: list[dict[str, Any]] = []
@@ -165,7 +172,7 @@ def sorcery_game(events: int, seed: int) -> dict[str, Any]:
         elif roll < 0.52 and present - in_realm:
             m = rng.choice(sorted(present - in_realm))
             i = int(m[1:])
-            log.append({"event": "move", "object": m, "to": "realm", "row": 1 + i % 4, "column": 1 + i % 5})
+            log.append({"event": "move", "object": m, "to": "realm", "row": square(i)[0], "column": square(i)[1]})
             in_realm.add(m)
         elif roll < 0.80 and in_realm and len(effects) < LIVE_EFFECTS:
             n += 1

@@ -300,6 +300,11 @@ class FilterSpec:
     # filter does), "after" follows it (" at {value}"). A flag (a boolean) says `words` as is.
     role: str = "adjective"
     words: str = "{value}"
+    # What bounds the objects it can match by something no effect changes (riftasp/timeline/
+    # parts.py splits a board into parts that cannot affect each other by it): "zone" (their
+    # zone is the value), "location" (their location is), "square" (they stand at the holder's
+    # square, in its column or next to it); "" when any object could come to match.
+    bound: str = ""
 
     def __post_init__(self) -> None:
         assert self.role in ("adjective", "noun", "after", "other"), self.role

@@ -16,8 +16,8 @@ SHARED: tuple[FilterSpec, ...] = (
     FilterSpec("relation", one_of(("friendly", "enemy"), "relation")),
     # A zone of the rulesets whose manifests list the filter.
     FilterSpec("zone", one_of(words_of_rulesets_listing("filters", "zone", "zones"), "zone"), role="after",
-               words=" in {value}"),
-    FilterSpec("location", TEXT, role="after", words=" at {value}"),
+               words=" in {value}", bound="zone"),
+    FilterSpec("location", TEXT, role="after", words=" at {value}", bound="location"),
     FilterSpec("other", BOOLEAN, role="other"),
 )
 

@@ -73,12 +73,13 @@ class ReferenceBookkeeping:
                 active.append(("attached", obj.id))
             active += [("flag", f.key, obj.id) for f in stamped if getattr(obj, f.name)]
         active += [("effect", e.id) for e in board.effects]
+        here = {obj.id for obj in board.objects if obj.zone in zones}
         # Who holds each printed text at the end (a copied one, E@H, is not its holder's own).
         holder_of = {name: oid for oid, chars in resolution.objects.items() for name in chars.abilities if "@" not in name}
         for obj in board.objects:
             for text in (*obj.rules_text, *obj.effect_text):
                 holder = holder_of.get(text.id)
-                if holder is not None and all(
+                if holder is not None and holder in here and all(
                     _holds(c, holder, board, resolution, finals) for c in text.conditions if c.of != "target"
                 ):
                     active.append(("text", text.id))

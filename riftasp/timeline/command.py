@@ -9,7 +9,7 @@ from ..board_io import BoardError
 from ..commands import emit_json, fail
 from .log import load_timeline
 from .present import moment_json, moment_lines
-from .run import replay
+from .run import check_events, replay
 
 
 def timeline_run(log: Path, as_json: bool, at: int | None, output: Path | None, engine: str) -> int:
@@ -17,6 +17,7 @@ def timeline_run(log: Path, as_json: bool, at: int | None, output: Path | None, 
 
     try:
         timeline = load_timeline(log)
+        check_events(timeline)
         if at is not None and not 0 <= at < len(timeline.events):
             last = len(timeline.events) - 1
             fail(f"--at: {timeline.source} has events 0 to {last}, got {at}" if last >= 0

@@ -10,15 +10,15 @@ with, the moment is settled; a calculation already done for the same board is re
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..model import Board
 from ..result import Resolution
 from ..transitions import Transition, transitions
 from .log import Event, Timeline
+from .parts import merged, split
 from .replay import State, apply, checked_board, start_state
 from .things import Stamps, Thing, board_stamps, thing_words, write_stamps
 
@@ -96,43 +96,54 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
     changed, until none does; what it yields is what settling the events one by one gives (each
     moment's timestamps are the bookkeeping's answer for its own calculation), at a fraction of
     the cost. Other engines settle event by event."""
-    many: Callable[[list[Board]], list[Resolution]] | None = None
-    if resolve is None:
-        if engine == "asp":
-            from ..batch import resolve_all
+    batched = resolve is None and engine == "asp"
+    many: Callable[[list[Board]], list[Resolution]]
+    if batched:
+        from ..batch import resolve_all
 
-            many = resolve_all
-            resolve = _single(resolve_all)
-        else:
+        many = resolve_all
+    else:
+        if resolve is None:
             from ..commands import engine_for
 
             resolve = engine_for(engine)
+        many = _one_by_one(resolve)
     keeper = keeper or bookkeeping_for(engine)
-    cache = _Calculations(resolve)
+    cache = _Calculations(many)
     state = start_state(timeline)
     data = state.board_data()
     board = checked_board(data, timeline, None)
-    resolution = cache(board, data)
+    resolution = cache.one(board)
     given = board_stamps(board)
     latest = max([0, *given.values()])
     stamps = keeper.stamps(board, resolution, given, latest)
     moment = Moment(None, latest, board, data, resolution, stamps, last=given, calculations=cache.done)
     yield moment
     events = [e for e in timeline.events if upto is None or e.index <= upto]
-    if many is None:
+    if not batched:
         for event in events:
             cache.done = 0
             moment = _settle(_after(moment, event, timeline), event, moment, keeper, cache, timeline)
             yield moment
         return
     for first in range(0, len(events), WINDOW):
-        moments = _settle_window(events[first:first + WINDOW], moment, keeper, many, cache, timeline)
+        moments = _settle_window(events[first:first + WINDOW], moment, keeper, cache, timeline)
         yield from moments
         moment = moments[-1]
 
 
-def _single(many: Callable[[list[Board]], list[Resolution]]) -> Callable[[Board], Resolution]:
-    return lambda board: many([board])[0]
+def check_events(timeline: Timeline) -> None:
+    """Every event's sense at its moment and every board it leaves, before anything is
+    calculated: a bad event is reported before the moments before it are printed."""
+    state = start_state(timeline)
+    checked_board(state.board_data(), timeline, None)
+    for event in timeline.events:
+        state = apply(state, event, timeline)
+        checked_board(state.board_data(), timeline, event)
+
+
+def _one_by_one(resolve: Callable[[Board], Resolution]) -> Callable[[list[Board]], list[Resolution]]:
+    return lambda boards: [resolve(b) for b in boards]
 
 
 def _after(moment: Moment, event: Event, timeline: Timeline) -> State:
@@ -159,7 +170,7 @@ def _settle(state: State, event: Event, before: Moment, keeper: Bookkeeping, cac
     for _ in range(MAX_ROUNDS):
         stamped = _written(data, plain, stamps, before.last)
         board = checked_board(stamped, timeline, event)
-        resolution = cache(board, stamped)
+        resolution = cache.one(board)
         again = keeper.stamps(board, resolution, before.stamps, event.time)
         if again == stamps:
             break
@@ -182,8 +193,7 @@ def _moment(event: Event, before: Moment, board: Board, data: dict[str, Any], re
                   changes, note, calculations, last={**before.last, **stamps})
 
 
-def _settle_window(window: list[Event], before: Moment, keeper: Bookkeeping,
-                   many: Callable[[list[Board]], list[Resolution]], cache: _Calculations,
+def _settle_window(window: list[Event], before: Moment, keeper: Bookkeeping, cache: _Calculations,
                    timeline: Timeline) -> list[Moment]:
     """Settle `window`'s events together (see `replay`): the same moments as one by one."""
     plains: list[tuple[dict[str, Any], Board]] = []
@@ -215,12 +225,11 @@ def _settle_window(window: list[Event], before: Moment, keeper: Bookkeeping,
                 boards[j] = checked_board(data, timeline, window[j])
                 results[j] = None
                 fresh.append(j)
-        todo = [j for j in fresh if cache.known(datas[j]) is None]
-        for j, resolution in zip(todo, many([boards[j] for j in todo]) if todo else [], strict=True):
-            cache.keep(datas[j], resolution)
-            calculations[j] += 1
-        for j in fresh:
-            results[j] = cache.known(datas[j])
+        done_before = cache.done
+        for j, resolution in zip(fresh, cache([boards[j] for j in fresh]), strict=True):  # type: ignore[misc]
+            results[j] = resolution
+        if fresh:
+            calculations[fresh[0]] += cache.done - done_before
         changed = False
         was = before.stamps
         for j in range(n):
@@ -257,27 +266,27 @@ def _after_state(moment: Moment) -> State:
 
 
 class _Calculations:
-    """The engine's calculations, each board calculated once (a moment that changes nothing the
-    calculation reads, such as a card moving between hidden zones, costs no solving)."""
+    """The engine's calculations, by parts (parts.py): each part of a board calculated once, the
+    parts new to a round calculated together (`many`: one program for the ASP engine), so an
+    event costs the parts it changed."""
 
-    def __init__(self, resolve: Callable[[Board], Resolution]) -> None:
-        self.resolve = resolve
-        self.seen: dict[str, Resolution] = {}
-        self.done = 0
+    KEEP = 512  # parts remembered: a game revisits recent states, rarely old ones
 
-    def known(self, data: dict[str, Any]) -> Resolution | None:
-        return self.seen.get(json.dumps(data, sort_keys=True))
+    def __init__(self, many: Callable[[list[Board]], list[Resolution]]) -> None:
+        self.many = many
+        self.seen: dict[Board, Resolution] = {}
+        self.done = 0  # parts calculated so far
 
-    def keep(self, data: dict[str, Any], resolution: Resolution) -> None:
-        self.seen[json.dumps(data, sort_keys=True)] = resolution
-        if len(self.seen) > 256:  # a game revisits recent states, rarely old ones
+    def one(self, board: Board) -> Resolution:
+        return self([board])[0]
+
+    def __call__(self, boards: list[Board]) -> list[Resolution]:
+        split_boards = [split(board) for board in boards]
+        todo = list(dict.fromkeys(part for parts in split_boards for part in parts if part not in self.seen))
+        for part, resolution in zip(todo, self.many(todo) if todo else [], strict=True):
+            self.seen[part] = resolution
+        self.done += len(todo)
+        out = [merged(board, [self.seen[p] for p in parts]) for board, parts in zip(boards, split_boards, strict=True)]
+        while len(self.seen) > self.KEEP:
             self.seen.pop(next(iter(self.seen)))
-
-    def __call__(self, board: Board, data: dict[str, Any]) -> Resolution:
-        key = json.dumps(data, sort_keys=True)
-        if key not in self.seen:
-            self.seen[key] = self.resolve(board)
-            self.done += 1
-            if len(self.seen) > 64:  # a game revisits recent states, rarely old ones
-                self.seen.pop(next(iter(self.seen)))
-        return self.seen[key]
+        return out

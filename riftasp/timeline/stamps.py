@@ -19,6 +19,12 @@ from ..terms import quote
 from .things import Stamps, Thing
 
 
+# What Python writes for the [timeline] files besides the board's facts (tests/test_timeline.py
+# checks the files' headers against these).
+INPUTS = ("board_zone/1", "flag_present/2", "holds_ability/2", "final_keyword/2", "final_value/3",
+          "was_active/2", "now/1")
+
+
 class AspBookkeeping:
     """`stamps(board, resolution, was, now)`: the timestamps of what is active on `board` as
     `resolution` calculated it, given `was` (what was active before, with its timestamps)."""

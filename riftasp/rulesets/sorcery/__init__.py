@@ -76,7 +76,7 @@ CONDITIONS: tuple[ConditionSpec, ...] = (
 FILTERS: tuple[FilterSpec, ...] = (
     FilterSpec("of_type", _TYPE, role="noun"),
     FilterSpec("subtype", TEXT),
-    FilterSpec("near", one_of(RELATIONS, "relation"), role="after", words=" ({value})"),
+    FilterSpec("near", one_of(RELATIONS, "relation"), role="after", words=" ({value})", bound="square"),
     FilterSpec("at_rest", BOOLEAN, words="at-rest"),
 )
 
