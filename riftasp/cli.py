@@ -296,11 +296,12 @@ def facts(board: Path = typer.Argument(..., help=BOARD_HELP)) -> None:
 @app.command()
 def schema(
     ruleset: str | None = typer.Option(None, "--ruleset", help=RULESET_HELP),
+    timeline: bool = typer.Option(False, "--timeline", help="The schema of a timeline (a board with events) instead"),
 ) -> None:
-    """The JSON Schema of the board format."""
-    from .schema import board_schema
+    """The JSON Schema of the board format (or of a timeline)."""
+    from .schema import board_schema, timeline_schema
 
-    emit_json(board_schema(_ruleset_option(ruleset)))
+    emit_json((timeline_schema if timeline else board_schema)(_ruleset_option(ruleset)))
 
 
 @app.command()

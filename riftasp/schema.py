@@ -229,3 +229,41 @@ _INLINE: dict[str, Callable[[], Schema]] = {
     "realm": lambda: _part(REALM),
     "player_or_you": lambda: {"anyOf": [{"enum": list(RESERVED_PLAYERS)}, {"$ref": "#/$defs/text"}]},
 }
+
+
+def timeline_schema(ruleset: Ruleset | None = None) -> Schema:
+    """The JSON Schema of a timeline of `ruleset`: a board (the starting state) with `events`,
+    each one of the kinds riftasp/timeline/log.py's table describes."""
+    from .timeline.log import EVENT_WORDS, EVENTS
+
+    schema = board_schema(ruleset)
+    defs = schema["$defs"]
+    stamps = {"not": {"anyOf": [{"required": ["since"]}, {"required": ["attached_since"]}, {"required": ["timestamp"]}]}}
+    ongoing = dict(defs["ongoing_effect"], required=[k for k in defs["ongoing_effect"]["required"] if k != "timestamp"])
+    defs["entering_object"] = {"allOf": [{"$ref": "#/$defs/object"}, stamps]}
+    defs["started_effect"] = {"allOf": [ongoing, stamps]}
+    values: dict[str, Schema] = {
+        "id": {"$ref": "#/$defs/id"}, "zone": {"$ref": "#/$defs/text"}, "player": {"$ref": "#/$defs/player"},
+        "field": {"$ref": "#/$defs/text"}, "any": {},
+        "object": {"$ref": "#/$defs/entering_object"},
+        "objects": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/entering_object"}},
+        "effect": {"$ref": "#/$defs/started_effect"},
+        "effects": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/started_effect"}},
+        "ids": {"type": "array", "items": {"$ref": "#/$defs/object_id"}},
+    }  # fmt: skip
+    variants = []
+    for kind, (required, optional) in EVENTS.items():
+        properties = {"event": {"const": kind}, "time": {"$ref": "#/$defs/integer"}}
+        properties |= {key: values[value] for key, value in {**required, **optional}.items()}
+        variant: Schema = {"type": "object", "description": EVENT_WORDS[kind], "additionalProperties": False,
+                           "required": ["event", *required], "properties": properties}
+        if "effects" in optional:  # one effect, or a list of them
+            variant["oneOf"] = [{"required": ["effect"]}, {"required": ["effects"]}]
+        variants.append(variant)
+    defs["event"] = {"oneOf": variants}
+    schema["title"] = "riftasp timeline"
+    schema["description"] = (f"A {ruleset or 'riftbound'} game: a starting board and its events in order; "
+                             f"see docs/board-format.md, Timelines.")
+    schema["properties"]["events"] = {"type": "array", "items": {"$ref": "#/$defs/event"}}
+    schema["required"] = [*schema.get("required", []), "events"]
+    return schema

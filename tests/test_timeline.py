@@ -299,3 +299,21 @@ def test_the_timeline_files_name_what_they_expect_and_provide(ruleset):
     files = [Interface(encodings_folder() / name) for name in manifest(ruleset)["timeline"]["files"]]
     inputs = {(n, int(a)) for n, a in (s.split("/") for s in (*manifest(ruleset)["encoding"]["input"], *INPUTS))}
     assert header_problems(files, inputs) == {}
+
+
+# ---- the JSON Schema (riftasp schema --timeline) ----------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["riftbound", "sorcery"])
+def test_the_timeline_schema_is_valid_and_every_example_and_generated_game_fits_it(ruleset):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(runner.invoke(app, ["schema", "--timeline", "--ruleset", ruleset]).output)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    games = [json.loads(p.read_text()) for p in sorted(TIMELINES.glob("*.json"))]
+    games = [g for g in games if g["ruleset"] == ruleset] + [GAMES[ruleset](60, 4)]
+    for game in games:
+        jsonschema.validate(game, schema)
+    for bad in ({"event": "explode"}, {"event": "move", "object": "u1"},
+                {"event": "enter", "object": dict(UNIT, since=2)}, {"event": "start"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(dict(games[0], events=[bad]), schema)

@@ -8,7 +8,7 @@ timestamp, what becomes active takes the event's time. Active means: an object's
 while it is on the board (and, where the ruleset says so, not attached), an attachment's Effect
 Text while attached, a stamped key while it holds, an ongoing effect while it exists, and one
 text while the object meant to hold it holds it after the calculation and its conditions about
-a fixed object hold then (docs/semantics.md §10).
+a fixed object hold then (docs/semantics.md §14).
 """
 
 from __future__ import annotations

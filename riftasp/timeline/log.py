@@ -121,7 +121,6 @@ def timeline_from_dict(data: Any, source: str = "<timeline>") -> Timeline:
     if not isinstance(raw, list):
         raise BoardError(source, "events", f"must be a list of events, got {type(raw).__name__}")
     start = {key: value for key, value in data.items() if key != "events"}
-    start.setdefault("objects", [])
     last = _latest_stamp(start)
     events = []
     for index, item in enumerate(raw):

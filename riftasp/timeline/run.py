@@ -1,5 +1,5 @@
 """Replaying a timeline: the state after every event, calculated, with the real transitions it
-caused (docs/semantics.md §10).
+caused (docs/semantics.md §14).
 
 For each event: apply it (replay.py), let the engine's bookkeeping give timestamps to what is
 active (stamps.py, or the reference engine's own riftasp/reference/timeline.py), calculate,
