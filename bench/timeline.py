@@ -37,7 +37,7 @@ BOUNDS = {"asp": 10.0, "reference": 2.0}  # seconds for the --events game (issue
 
 def riftbound_game(events: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    units = [f"u{i}" for i in range(12)]
+    units = [f"u{i}" for i in range(8)]
     places = ["left", "right"]
     gear = ["boots", "banner"]
 
@@ -126,7 +126,7 @@ def riftbound_game(events: int, seed: int) -> dict[str, Any]:
 
 def sorcery_game(events: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    minions = [f"m{i}" for i in range(12)]
+    minions = [f"m{i}" for i in range(8)]
 
     def square(i: int) -> tuple[int, int]:  # three columns of four rows, two squares apart
         return 1 + (i // 3) % 4 * 2, 1 + 2 * (i % 3)
