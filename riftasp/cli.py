@@ -389,8 +389,9 @@ def crosscheck(
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
     riftasp_engine: Engine = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
+    out: Path | None = typer.Option(None, "--out", help="Write riftasp's board where a timeline first disagrees here"),
 ) -> None:
-    """Compare riftasp with another engine on board files.
+    """Compare riftasp with another engine on board files and timelines.
 
     Exit 0 every supported board agrees, 1 a disagreement, 2 bad input or engine errors only, 3 riftasp failed."""
     from .board_io import board_to_dict
@@ -408,6 +409,13 @@ def crosscheck(
     files = [path for path, named in found if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
+    from .board_io import BoardError
+    from .timeline.crosscheck import split_timelines, timeline_checks, timelines_json, write_moments
+
+    try:
+        files, timelines = split_timelines(files)  # timelines: files with `events` (docs/crosscheck.md)
+    except BoardError as err:
+        fail(str(err))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts
     spec = _engine_spec(engine, persistent, timeout, expand_cards)
     sides = Sides(spec, riftasp_engine, None if no_check else CampaignChecker(), explain=True)
@@ -415,7 +423,7 @@ def crosscheck(
     tasks = [BoardsTask(sides, tuple((b.source, board_to_dict(b)) for b in loaded[i:i + CROSSCHECK_GROUP]))
              for i in range(0, len(loaded), CROSSCHECK_GROUP)]  # fmt: skip
     report = CrosscheckReport(spec.command, [], skipped)
-    progress = make_progress("crosscheck", len(loaded), as_json)
+    progress = make_progress("crosscheck", len(loaded) + len(timelines), as_json)
     for path, why in skipped:  # a warning line (with --json: a JSON-lines record)
         progress.event(f"{path}: skipped, {why}", event="skipped", file=path, reason=why)
     runner = _runner(jobs, scheduler)
@@ -447,14 +455,20 @@ def crosscheck(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+            if timelines and not (max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors):
+                report.checks += timeline_checks(runner, sides, timelines, lambda check: progress.advance())
     except _runner_errors() as err:
         fail(str(err))
     finally:
         runner.close()
+    try:
+        moments = write_moments(report.checks, out)
+    except OSError as err:
+        fail(f"{out}: --out: cannot write: {err.strerror or err}")
     if as_json:
-        emit_json(report.to_json())
+        emit_json(report.to_json() | timelines_json(report.checks))
     else:
-        typer.echo(printable(report.text(), keep_newlines=True))
+        typer.echo(printable("\n".join([*moments, report.text()]), keep_newlines=True))
     if report.riftasp_errors:
         raise typer.Exit(3)
     raise typer.Exit(1 if report.disagreeing else 2 if report.engine_errors else 0)
@@ -489,6 +503,7 @@ def fuzz(
                                          "(findings.json in its --out): its findings are reported as known"),
     resume: bool = typer.Option(False, "--resume", help="Go on with the run in --out after an interruption"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
+    timelines: bool = typer.Option(False, "--timelines", help="Random games (timelines), compared after every event"),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct defect shrunk and written to --out.
 
@@ -525,6 +540,11 @@ def fuzz(
     except ValueError as err:
         fail(str(err))
     spec = _engine_spec(engine, persistent, timeout, expand_cards)
+    if timelines:
+        from .timeline.fuzz import fuzz_command
+
+        raise typer.Exit(fuzz_command(spec, rules.name, seed, count, time_limit, riftasp_engine, profile, max_found,
+                                      known, out, as_json, resume, _runner(jobs, scheduler), _fuzz_text))  # fmt: skip
     parameters = {"engine": engine, "persistent": persistent, "expand_cards": expand_cards, "seed": seed,
                   "count": count, "ruleset": rules.name, "profile": profile.to_json(), "check": not no_check,
                   "riftasp_engine": riftasp_engine}  # fmt: skip
