@@ -397,8 +397,9 @@ def crosscheck(
     riftasp_engine: Engine = typer.Option("asp", "--riftasp-engine", help="riftasp's side: asp or reference"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
     output_format: CampaignFormat = typer.Option("text", "--format", help="text, or " + HTML_HELP),
+    out: Path | None = typer.Option(None, "--out", help="Write riftasp's board where a timeline first disagrees here"),
 ) -> None:
-    """Compare riftasp with another engine on board files.
+    """Compare riftasp with another engine on board files and timelines.
 
     Exit 0 every supported board agrees, 1 a disagreement, 2 bad input or engine errors only, 3 riftasp failed."""
     from .board_io import board_to_dict
@@ -416,6 +417,13 @@ def crosscheck(
     files = [path for path, named in found if named or str(path) not in {f for f, _ in skipped}]
     if not files:
         fail("no board files found in " + ", ".join(map(str, boards)))
+    from .board_io import BoardError
+    from .timeline.crosscheck import split_timelines, timeline_checks, timelines_json, write_moments
+
+    try:
+        files, timelines = split_timelines(files)  # timelines: files with `events` (docs/crosscheck.md)
+    except BoardError as err:
+        fail(str(err))
     loaded = [load(path) for path in files]  # bad input stops before any engine starts
     spec = _engine_spec(engine, persistent, timeout, expand_cards)
     sides = Sides(spec, riftasp_engine, None if no_check else CampaignChecker(), explain=True)
@@ -423,7 +431,7 @@ def crosscheck(
     tasks = [BoardsTask(sides, tuple((b.source, board_to_dict(b)) for b in loaded[i:i + CROSSCHECK_GROUP]))
              for i in range(0, len(loaded), CROSSCHECK_GROUP)]  # fmt: skip
     report = CrosscheckReport(spec.command, [], skipped)
-    progress = make_progress("crosscheck", len(loaded), as_json)
+    progress = make_progress("crosscheck", len(loaded) + len(timelines), as_json)
     for path, why in skipped:  # a warning line (with --json: a JSON-lines record)
         progress.event(f"{path}: skipped, {why}", event="skipped", file=path, reason=why)
     runner = _runner(jobs, scheduler)
@@ -455,17 +463,27 @@ def crosscheck(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+            if timelines and not (max_engine_errors is not None and len(report.engine_errors) >= max_engine_errors):
+                report.checks += timeline_checks(runner, sides, timelines, lambda check: progress.advance())
     except _runner_errors() as err:
         fail(str(err))
     finally:
         runner.close()
+    try:
+        moments = write_moments(report.checks, out)
+    except OSError as err:
+        fail(f"{out}: --out: cannot write: {err.strerror or err}")
     if as_json:
-        emit_json(report.to_json())
+        emit_json(report.to_json() | timelines_json(report.checks))
     elif output_format == "html":
         parameters = [("riftasp engine", riftasp_engine), ("rules checker", "off" if no_check else "on"),
                       ("board files", ", ".join(map(str, boards)))]  # fmt: skip
         typer.echo(report.html({b.source: b for b in loaded}, engine_for(riftasp_engine), parameters), nl=False)
     else:
+        if moments:  # where each disagreeing timeline's board was written
+            from .present import printable
+
+            typer.echo(printable("\n".join(moments), keep_newlines=True))
         typer.echo(report.text(styled=True))
     if report.riftasp_errors:
         raise typer.Exit(3)
@@ -502,6 +520,7 @@ def fuzz(
     resume: bool = typer.Option(False, "--resume", help="Go on with the run in --out after an interruption"),
     max_engine_errors: int | None = typer.Option(None, "--max-engine-errors", min=1, help=MAX_ENGINE_ERRORS_HELP),
     output_format: CampaignFormat = typer.Option("text", "--format", help="text, or " + HTML_HELP),
+    timelines: bool = typer.Option(False, "--timelines", help="Random games (timelines), compared after every event"),
 ) -> None:
     """Random boards, riftasp against an engine; each distinct defect shrunk and written to --out.
 
@@ -538,6 +557,14 @@ def fuzz(
     except ValueError as err:
         fail(str(err))
     spec = _engine_spec(engine, persistent, timeout, expand_cards)
+    if timelines:
+        from .timeline.fuzz import fuzz_command
+
+        if output_format != "text":
+            fail("--timelines: --format html is for boards; a game's findings are timeline files in --out")
+
+        raise typer.Exit(fuzz_command(spec, rules.name, seed, count, time_limit, riftasp_engine, profile, max_found,
+                                      known, out, as_json, resume, _runner(jobs, scheduler), _report_text))  # fmt: skip
     parameters = {"engine": engine, "persistent": persistent, "expand_cards": expand_cards, "seed": seed,
                   "count": count, "ruleset": rules.name, "profile": profile.to_json(), "check": not no_check,
                   "riftasp_engine": riftasp_engine}  # fmt: skip
@@ -575,6 +602,10 @@ def fuzz(
     if report.failure is not None:
         fail(f"{report.failure.message} (board written to {report.failure.path})", code=3)
     raise typer.Exit(1 if report.new_findings else 2 if report.engine_errors else 0)
+
+
+def _report_text(report: Any) -> str:
+    return report.text()
 
 
 def _json_or_format(as_json: bool, output_format: str) -> None:

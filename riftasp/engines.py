@@ -69,6 +69,11 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
+# How a timeline's answer is judged (riftasp/timeline/crosscheck.py): the parsed JSON -> the
+# checked answer, or an EngineError / Unsupported.
+Judge = Callable[[Any], dict[str, Any]]
+
+
 def expand_cards(board: Board) -> Board:
     """The board with every library-card object written out: its name, type, printed values and
     text (effect ids `<object>.<key>`) as if given on the board; it resolves the same."""
@@ -92,14 +97,18 @@ def make_engine(
     guessed, and means nothing for the in-process engines. `expand` sends boards with library
     cards written out (`expand_cards`).
     """
-    if spec == "asp":
-        from .resolve import resolve
+    if spec in ("asp", "reference"):
+        from functools import partial
 
-        return CallableEngine("asp", resolve, expand)
-    if spec == "reference":
+        from .timeline.answer import replay_answer
+
+        if spec == "asp":
+            from .resolve import resolve
+
+            return CallableEngine("asp", resolve, expand, timelines=partial(replay_answer, engine="asp"))
         from .reference import resolve as reference_resolve
 
-        return CallableEngine("reference", reference_resolve, expand)
+        return CallableEngine("reference", reference_resolve, expand, timelines=partial(replay_answer, engine="reference"))
     try:
         argv = shlex.split(spec)
     except ValueError as err:
@@ -130,6 +139,20 @@ class CallableEngine:
     name: str
     function: Callable[[Board], dict[str, Any] | Resolution]
     expand: bool = False
+    # The timeline mode (docs/crosscheck.md): a timeline's data -> {"moments": [...]}; without
+    # one, every timeline is unsupported.
+    timelines: Callable[[dict[str, Any]], Any] | None = None
+
+    def timeline(self, data: dict[str, Any], source: str, judge: Judge) -> dict[str, Any]:
+        if self.timelines is None:
+            raise Unsupported("timelines")
+        try:
+            result = self.timelines(data)
+        except Unsupported:
+            raise
+        except Exception as err:  # noqa: BLE001 - any engine bug is reported, not raised through
+            raise EngineError(f"engine {self.name} failed on {source}: {_describe(err)}") from None
+        return judge(result)
 
     def __call__(self, board: Board) -> dict[str, Any]:
         try:
@@ -172,25 +195,33 @@ class CommandEngine:
         self.name = self.name or shlex.join(self.argv)
 
     def __call__(self, board: Board) -> dict[str, Any]:
+        return self.ask(board_json(board, self.expand), board.source, lambda r: check_result(r, self.name, board))
+
+    def timeline(self, data: dict[str, Any], source: str, judge: Judge) -> dict[str, Any]:
+        """A timeline sent the way a board is (docs/crosscheck.md, the timeline mode)."""
+        return self.ask(json.dumps(data, separators=(",", ":"), ensure_ascii=False), source, judge)
+
+    def ask(self, request: str, source: str, judge: Judge) -> dict[str, Any]:
+        """One request (a board or a timeline as JSON) answered, the answer judged."""
         process = _popen(self.argv, self.name)
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         output = _Capture(process.stdout, self.max_answer)
         stderr = _Capture(process.stderr, _STDERR_KEPT, tail=True)
-        writer = _send(process.stdin, board_json(board, self.expand).encode(), close=True)
+        writer = _send(process.stdin, request.encode(), close=True)
         deadline = time.monotonic() + self.timeout
         # Its output ends (or overflows) first, then it exits: both within the one timeout.
         finished = output.wait(self.timeout) and (output.overflow or _exits(process, deadline - time.monotonic()))
         _stop(process, [output, stderr, writer])
         if not finished:
-            raise EngineError(f"engine {self.name} timed out after {self.timeout:g}s on {board.source}")
+            raise EngineError(f"engine {self.name} timed out after {self.timeout:g}s on {source}")
         if output.overflow:
-            raise EngineError(f"engine {self.name} on {board.source}: output is larger than {size_text(self.max_answer)}")
+            raise EngineError(f"engine {self.name} on {source}: output is larger than {size_text(self.max_answer)}")
         if process.returncode != 0:
             raise EngineError(
-                f"engine {self.name} exited with code {process.returncode} on {board.source}{_tail(stderr.text())}"
+                f"engine {self.name} exited with code {process.returncode} on {source}{_tail(stderr.text())}"
             )
-        text = decode_answer(bytes(output.data), self.name, board.source)
-        return check_result(parse_result(text, self.name, board.source), self.name, board)
+        text = decode_answer(bytes(output.data), self.name, source)
+        return judge(parse_result(text, self.name, source))
 
     def close(self) -> None:
         pass
@@ -244,23 +275,31 @@ class PersistentEngine:
         return process
 
     def __call__(self, board: Board) -> dict[str, Any]:
+        return self.ask(board_json(board, self.expand), board.source, lambda r: check_result(r, self.name, board))
+
+    def timeline(self, data: dict[str, Any], source: str, judge: Judge) -> dict[str, Any]:
+        """A timeline sent the way a board is: one line (docs/crosscheck.md, the timeline mode)."""
+        return self.ask(json.dumps(data, separators=(",", ":"), ensure_ascii=False), source, judge)
+
+    def ask(self, request: str, source: str, judge: Judge) -> dict[str, Any]:
+        """One request (a board or a timeline, one line of JSON) answered, the answer judged."""
         process = self._process or self._start()
         if process.poll() is not None:
-            raise self._died(board, process)
-        self._no_line_waiting(board, process)
+            raise self._died(source, process)
+        self._no_line_waiting(source, process)
         assert process.stdin is not None
-        self._writer = _send(process.stdin, (board_json(board, self.expand) + "\n").encode())
-        self._previous = board.source
-        line = self._next_line(board, process)
+        self._writer = _send(process.stdin, (request + "\n").encode())
+        self._previous = source
+        line = self._next_line(source, process)
         result = None
         try:
-            text = decode_answer(line, self.name, board.source)
+            text = decode_answer(line, self.name, source)
             if not text.strip():
                 # Maybe a stray newline before the real answer, which would then pass for the next
                 # board's.
-                raise EngineError(f"engine {self.name} on {board.source}: answered with an empty line; {_RESTART}")
-            result = parse_result(text, self.name, board.source)
-            return check_result(result, self.name, board)
+                raise EngineError(f"engine {self.name} on {source}: answered with an empty line; {_RESTART}")
+            result = parse_result(text, self.name, source)
+            return judge(result)
         except EngineError:
             # An `{"error"}` answer is the protocol's own; anything else that is no answer to this
             # board may be another board's (a second answer that came late): start afresh.
@@ -276,7 +315,7 @@ class PersistentEngine:
             self._lines.extend(batch)
         return self._lines.popleft()
 
-    def _no_line_waiting(self, board: Board, process: subprocess.Popen) -> None:
+    def _no_line_waiting(self, source: str, process: subprocess.Popen) -> None:
         """A line already there before the board is sent is no answer to it: the engine answered
         the board before more than once (or spoke unasked). Taken as this board's answer, it would
         shift every answer after it by one."""
@@ -285,37 +324,37 @@ class PersistentEngine:
         except queue.Empty:
             return
         if waiting is None:  # its output ended after its last answer: it has exited
-            raise self._died(board, process)
+            raise self._died(source, process)
         self.close(kill=True)
         shown = "a line longer than the answer limit" if waiting is _TOO_LONG else quote(_text(waiting))
         if self._previous is None:
-            raise EngineError(f"engine {self.name} on {board.source}: it wrote {shown} before it was sent a board; {_RESTART}")
+            raise EngineError(f"engine {self.name} on {source}: it wrote {shown} before it was sent a board; {_RESTART}")
         raise EngineError(
-            f"engine {self.name} on {board.source}: it answered the previous board ({self._previous}) more than once "
+            f"engine {self.name} on {source}: it answered the previous board ({self._previous}) more than once "
             f"(another line, {shown}, was waiting before this board was sent); {_RESTART}"
         )
 
-    def _next_line(self, board: Board, process: subprocess.Popen) -> bytes:
+    def _next_line(self, source: str, process: subprocess.Popen) -> bytes:
         try:
             line = self._take(self.timeout)
         except queue.Empty:
             # Its state is unknown now (half an answer may follow): stop it.
             self.close(kill=True)
             raise EngineError(
-                f"engine {self.name} timed out after {self.timeout:g}s on {board.source} (persistent mode: "
+                f"engine {self.name} timed out after {self.timeout:g}s on {source} (persistent mode: "
                 "it must answer each line at once; does the command need its own flag for that?)"
             ) from None
         if line is None:  # end of its output: it exited (or closed stdout, which is as bad)
-            raise self._died(board, process)
+            raise self._died(source, process)
         if line is _TOO_LONG:  # the rest of that line is still coming: only a new process is clean
             self.close(kill=True)
             raise EngineError(
-                f"engine {self.name} on {board.source}: its answer line is longer than {size_text(self.max_answer)}; "
+                f"engine {self.name} on {source}: its answer line is longer than {size_text(self.max_answer)}; "
                 f"{_RESTART}"
             )
         return line
 
-    def _died(self, board: Board, process: subprocess.Popen) -> EngineError:
+    def _died(self, source: str, process: subprocess.Popen) -> EngineError:
         """The error for an engine that exited; the next board starts it again."""
         try:
             process.wait(timeout=5)
@@ -328,7 +367,7 @@ class PersistentEngine:
         hint = " (persistent mode: it must answer every line until EOF)" if process.returncode == 0 else ""
         tail = _tail(b"".join(self._stderr).decode("utf-8", "replace"))
         self.close(kill=True)
-        return EngineError(f"engine {self.name} exited with code {process.returncode} on {board.source}{hint}{tail}")
+        return EngineError(f"engine {self.name} exited with code {process.returncode} on {source}{hint}{tail}")
 
     def close(self, kill: bool = False) -> None:
         process, self._process = self._process, None

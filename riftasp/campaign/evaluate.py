@@ -98,6 +98,12 @@ def compare_boards(sides: Sides, boards: Sequence[Board]) -> list[Outcome]:
     return out
 
 
+def compare_answer(sides: Sides, board: Board, ours: Resolution, theirs: dict[str, Any]) -> Outcome:
+    """One answer compared with riftasp's resolution of `board` (a timeline's moments are compared
+    this way too: riftasp/timeline/crosscheck.py)."""
+    return _compared(sides, board, ours, theirs)
+
+
 def _compared(sides: Sides, board: Board, ours: Resolution, theirs: dict[str, Any]) -> Outcome:
     from ..crosscheck import short_explain, violations
 

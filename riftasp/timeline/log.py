@@ -204,3 +204,10 @@ def _latest_stamp(start: dict[str, Any]) -> int:
 
 def _integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_INT
+
+
+def timeline_to_dict(timeline: Timeline) -> dict[str, Any]:
+    """The timeline as a file writes it: the starting board, then every event with its `time`
+    written out (an engine need not know the rule for a missing one)."""
+    events = [{"event": e.kind, "time": e.time, **e.data} for e in timeline.events]
+    return {**timeline.start, "events": events}
