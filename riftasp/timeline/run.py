@@ -104,9 +104,7 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
         many = resolve_all
     else:
         if resolve is None:
-            from ..commands import engine_for
-
-            resolve = engine_for(engine)
+            resolve = _engine(engine)
         many = _one_by_one(resolve)
     keeper = keeper or bookkeeping_for(engine)
     cache = _Calculations(many)
@@ -140,6 +138,17 @@ def check_events(timeline: Timeline) -> None:
     for event in timeline.events:
         state = apply(state, event, timeline)
         checked_board(state.board_data(), timeline, event)
+
+
+def _engine(name: str) -> Callable[[Board], Resolution]:
+    # (Not riftasp.commands' engine_for: the engine protocol reads timelines through this module.)
+    if name == "reference":
+        from ..reference import resolve as reference
+
+        return reference
+    from ..resolve import resolve as asp
+
+    return asp
 
 
 def _one_by_one(resolve: Callable[[Board], Resolution]) -> Callable[[list[Board]], list[Resolution]]:
