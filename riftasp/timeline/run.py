@@ -96,7 +96,9 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
     changed, until none does; what it yields is what settling the events one by one gives (each
     moment's timestamps are the bookkeeping's answer for its own calculation), at a fraction of
     the cost. Other engines settle event by event."""
-    batched = resolve is None and engine == "asp"
+    # Windows where the ruleset's batches pay (its manifest's [timeline] windows, default true).
+    windowed = timeline_windows(timeline)
+    batched = resolve is None and engine == "asp" and windowed
     many: Callable[[list[Board]], list[Resolution]]
     if batched:
         from ..batch import resolve_all
@@ -138,6 +140,13 @@ def check_events(timeline: Timeline) -> None:
     for event in timeline.events:
         state = apply(state, event, timeline)
         checked_board(state.board_data(), timeline, event)
+
+
+def timeline_windows(timeline: Timeline) -> bool:
+    from ..rulesets import default_ruleset, ruleset
+
+    rules = ruleset(timeline.start.get("ruleset") or default_ruleset())
+    return bool(rules.manifest.get("timeline", {}).get("windows", True))
 
 
 def _engine(name: str) -> Callable[[Board], Resolution]:
