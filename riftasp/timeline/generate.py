@@ -1,6 +1,6 @@
 """Random games for `riftasp fuzz --timelines`: a small starting board from the ruleset's own
 board generators (its plugin's `board_strategy`), then 5 to 30 events drawn to reach the hard
-classes of timelines (docs/semantics.md §10): objects entering, leaving the board and entering it
+classes of timelines (docs/semantics.md §14): objects entering, leaving the board and entering it
 again; gear or artifacts attached and detached; conditions on `self` flipped by a status, a buff,
 rest or a change of power; ongoing effects starting and ending; activated and triggered
 abilities. The texts drawn conflict with each other in one layer (a keyword or an element gained
