@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,30 @@ def run(board, engine: str = "asp") -> Resolution:
     else:
         from riftasp.reference import resolve
     return resolve(board)
+
+
+def asp_together(boards: Sequence) -> list[Resolution]:
+    """The ASP resolver's answers to many boards in one program (riftasp.batch.resolve_all): each
+    the answer resolving the board alone gives (tests/test_batch.py holds every example to its
+    golden output, tests/test_golden.py each alone to the same), at a fraction of the cost — for
+    tests that ask something of every example's answer rather than of resolving it."""
+    from riftasp.batch import resolve_all
+
+    return resolve_all(boards)
+
+
+@functools.cache
+def examples_together(ruleset_name: str | None = None) -> dict[str, Resolution]:
+    """Every riftbound example's ASP answer, by name, under `ruleset_name` (a variant of the same
+    rules) or its own ruleset: one batch a process (asp_together)."""
+    import dataclasses
+
+    from riftasp.rulesets import ruleset
+
+    boards = [example(p.stem) for p in EXAMPLE_BOARDS]
+    if ruleset_name is not None:
+        boards = [dataclasses.replace(b, ruleset=ruleset(ruleset_name)) for b in boards]
+    return dict(zip((p.stem for p in EXAMPLE_BOARDS), asp_together(boards)))
 
 
 @pytest.fixture(params=ENGINES)
