@@ -34,7 +34,9 @@ READ_HERE = {"riftasp/rulesets/__init__.py", "riftasp/resources.py", "riftasp/ru
              # an answer's `ruleset` field, whose family is compared with the board's
              "riftasp/check/contract.py",
              # the library's functions that take a ruleset's name (riftasp.generate)
-             "riftasp/api.py"}
+             "riftasp/api.py",
+             # fuzz --timelines draws a game of the ruleset named on the command line
+             "riftasp/timeline/generate.py"}
 
 
 def _lookups(path) -> list[tuple[int, str]]:

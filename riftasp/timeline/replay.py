@@ -15,7 +15,7 @@ from typing import Any
 
 from ..board_io import BoardError, board_from_dict
 from ..model import Board
-from ..rulesets import ruleset as ruleset_named
+from ..rulesets import Ruleset
 from .log import Event, Timeline
 
 PLACES = ("location", "row", "column")  # where on the board an object stands, besides its zone
@@ -27,6 +27,7 @@ class State:
     assigns (objects by id, in the order they came into the game)."""
 
     top: dict[str, Any]  # ruleset, settings, players, active_player, realm
+    ruleset: Ruleset  # the starting board's, as its reader found it
     objects: dict[str, dict[str, Any]]
     effects: dict[str, dict[str, Any]]
     time: int
@@ -48,22 +49,15 @@ class State:
 def start_state(timeline: Timeline) -> State:
     """The starting board as a state; it must be a valid board itself."""
     board = board_from_dict(timeline.start, timeline.source)  # its errors name the starting board's keys
-    del board
     data = timeline.start
     top = {k: v for k, v in data.items() if k not in ("objects", "effects")}
     objects = {obj["id"]: dict(obj) for obj in data.get("objects", [])}
     effects = {e["id"]: dict(e) for e in data.get("effects", []) or []}
-    return State(top, objects, effects, time=0)
+    return State(top, board.ruleset, objects, effects, time=0)
 
 
 def board_zones(state: State) -> frozenset[str]:
-    return frozenset(ruleset_named(state.top.get("ruleset") or _default()).vocabulary.board_zones)
-
-
-def _default() -> str:
-    from ..rulesets import default_ruleset
-
-    return default_ruleset()
+    return frozenset(state.ruleset.vocabulary.board_zones)
 
 
 def apply(state: State, event: Event, timeline: Timeline) -> State:
@@ -142,7 +136,7 @@ def apply(state: State, event: Event, timeline: Timeline) -> State:
         value = data["value"]
         if value is None or value is False or value == []:
             obj.pop(data["field"], None)  # a flag or list the board format leaves out when it does not hold
-            for f in ruleset_named(state.top.get("ruleset") or _default()).object_fields:
+            for f in state.ruleset.object_fields:
                 if f.key == data["field"] and f.stamp:
                     obj.pop(f.stamp, None)  # a flag that stops holding has no timestamp
         else:
@@ -189,7 +183,7 @@ def _left_board(obj: dict[str, Any], state: State) -> None:
     Timelines). Its printed values and its links stay."""
     _detached(obj)
     obj.pop("status", None)
-    for f in ruleset_named(state.top.get("ruleset") or _default()).object_fields:
+    for f in state.ruleset.object_fields:
         if not f.printed and f.kind.name != "object_id":
             obj.pop(f.key, None)
             if f.stamp:
@@ -206,7 +200,7 @@ def _chosen_order(objects: dict[str, dict[str, Any]], order: list[str], state: S
     """The active player's chosen order among cards entering together: the ruleset's
     `entry_order` key where it has one (Sorcery), else their listing order, which breaks ties of
     timestamps (docs/semantics.md §7)."""
-    keys = {f.key for f in ruleset_named(state.top.get("ruleset") or _default()).object_fields}
+    keys = {f.key for f in state.ruleset.object_fields}
     if "entry_order" in keys:
         for position, oid in enumerate(order):
             objects[oid] = dict(objects[oid], entry_order=position)

@@ -96,8 +96,9 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
     changed, until none does; what it yields is what settling the events one by one gives (each
     moment's timestamps are the bookkeeping's answer for its own calculation), at a fraction of
     the cost. Other engines settle event by event."""
+    state = start_state(timeline)
     # Windows where the ruleset's batches pay (its manifest's [timeline] windows, default true).
-    windowed = timeline_windows(timeline)
+    windowed = bool(state.ruleset.manifest.get("timeline", {}).get("windows", True))
     batched = resolve is None and engine == "asp" and windowed
     many: Callable[[list[Board]], list[Resolution]]
     if batched:
@@ -110,7 +111,6 @@ def replay(timeline: Timeline, engine: str = "asp", upto: int | None = None,
         many = _one_by_one(resolve)
     keeper = keeper or bookkeeping_for(engine)
     cache = _Calculations(many)
-    state = start_state(timeline)
     data = state.board_data()
     board = checked_board(data, timeline, None)
     resolution = cache.one(board)
@@ -142,13 +142,6 @@ def check_events(timeline: Timeline) -> None:
         checked_board(state.board_data(), timeline, event)
 
 
-def timeline_windows(timeline: Timeline) -> bool:
-    from ..rulesets import default_ruleset, ruleset
-
-    rules = ruleset(timeline.start.get("ruleset") or default_ruleset())
-    return bool(rules.manifest.get("timeline", {}).get("windows", True))
-
-
 def _engine(name: str) -> Callable[[Board], Resolution]:
     # (Not riftasp.commands' engine_for: the engine protocol reads timelines through this module.)
     if name == "reference":
@@ -166,10 +159,7 @@ def _one_by_one(resolve: Callable[[Board], Resolution]) -> Callable[[list[Board]
 
 def _after(moment: Moment, event: Event, timeline: Timeline) -> State:
     """The state `event` leaves, from the moment before it (its changes, no new timestamps)."""
-    state = State(top={k: v for k, v in moment.data.items() if k not in ("objects", "effects")},
-                  objects={o["id"]: o for o in moment.data["objects"]},
-                  effects={e["id"]: e for e in moment.data.get("effects", [])}, time=moment.time)
-    return apply(state, event, timeline)
+    return apply(_after_state(moment), event, timeline)
 
 
 def _written(data: dict[str, Any], plain: Board, stamps: Stamps, last: Stamps) -> dict[str, Any]:
@@ -279,7 +269,7 @@ def _settle_window(window: list[Event], before: Moment, keeper: Bookkeeping, cac
 
 def _after_state(moment: Moment) -> State:
     return State(top={k: v for k, v in moment.data.items() if k not in ("objects", "effects")},
-                 objects={o["id"]: o for o in moment.data["objects"]},
+                 ruleset=moment.board.ruleset, objects={o["id"]: o for o in moment.data["objects"]},
                  effects={e["id"]: e for e in moment.data.get("effects", [])}, time=moment.time)
 
 
