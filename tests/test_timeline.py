@@ -317,3 +317,15 @@ def test_the_timeline_schema_is_valid_and_every_example_and_generated_game_fits_
                 {"event": "enter", "object": dict(UNIT, since=2)}, {"event": "start"}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(dict(games[0], events=[bad]), schema)
+
+
+def test_a_timeline_given_as_a_board_and_a_board_given_as_a_timeline_say_what_to_do():
+    game, board = TIMELINES / "fiora.json", ROOT / "examples" / "riftbound" / "fiora-buffed.json"
+    result = runner.invoke(app, ["resolve", str(game)])
+    assert (result.exit_code, result.output) == (2, f"{game}: this is a timeline (a board with events), not a board "
+                                                    f"— replay it with riftasp timeline {game}, or take one moment "
+                                                    f"with --at N\n")
+    result = runner.invoke(app, ["timeline", str(board)])
+    assert result.exit_code == 2
+    assert result.output == (f"{board}: events: missing: a timeline is a board with an `events` list (a board "
+                             f"without one is a snapshot: use riftasp resolve)\n")

@@ -77,10 +77,13 @@ def board_from_dict(data: Any, source: str = "<board>") -> Board:
     try:
         return _checked(lambda: read_board(data), source, JsonPaths())
     except BoardError:
+        named = "FILE" if source == STDIN_SOURCE else source
         if is_resolution(data):  # asked only of a board that failed: a valid one costs nothing
-            named = "FILE" if source == STDIN_SOURCE else source
             raise BoardError(source, "", f"this is a resolution, not a board — pass it to riftasp check BOARD "
                                          f"--resolution {named}") from None
+        if isinstance(data, dict) and "events" in data and "objects" in data:  # a game (docs/board-format.md)
+            raise BoardError(source, "", f"this is a timeline (a board with events), not a board — replay it with "
+                                         f"riftasp timeline {named}, or take one moment with --at N") from None
         raise
 
 
