@@ -336,12 +336,12 @@ def one_line(result) -> str:
 
 def test_an_unknown_choice_point(two_sets):
     assert one_line(cli(two_sets, "--open", "R5,R99")) == (
-        f"{two_sets}: --open: unknown choice point 'R99' (the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17)")
+        f"{two_sets}: --open: unknown choice point 'R99' (the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20)")
 
 
 def test_a_choice_point_of_the_other_ruleset_is_unknown(two_sets):
     assert one_line(cli(two_sets, "--open", "S1")).endswith("--open: unknown choice point 'S1' "
-                                                            "(the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17)")
+                                                            "(the riftbound ruleset's: R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20)")
 
 
 def test_a_choice_point_that_is_not_switchable(two_sets, monkeypatch):
