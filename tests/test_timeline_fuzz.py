@@ -78,7 +78,10 @@ def test_shrinking_keeps_the_disagreement_and_never_grows():
 
 
 @thorough_only
-@pytest.mark.parametrize("ruleset", ["riftbound", "sorcery"])
+@pytest.mark.parametrize("ruleset", ["riftbound"])
 def test_one_finding_on_the_asp_resolver(ruleset):
-    report = fuzz_timelines(EngineSpec(DEFECT, persistent=True), ruleset=ruleset, count=40, riftasp="asp")
+    # Riftbound's: Sorcery's ASP engine takes ~0.2 s a calculation and shrinking replays a game
+    # dozens of times (docs/performance.md, "Timelines"); the campaign's machinery is the same for
+    # both sides, and test_timeline.py holds Sorcery's ASP replays equal to the reference's.
+    report = fuzz_timelines(EngineSpec(DEFECT, persistent=True), ruleset=ruleset, count=16, riftasp="asp")
     assert report.failing_boards >= 2 and len(report.new_findings) == 1, report.to_json()
