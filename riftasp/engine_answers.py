@@ -96,6 +96,20 @@ def parse_result(text: str, name: str, board: str) -> Any:
         raise EngineError(f"engine {name} on {board}: output is not readable JSON ({shorten(str(err), _SHOWN)})") from None
 
 
+def check_refusal(result: Any, answer_key: str, name: str, source: str,
+                  bad: Bad) -> None:
+    """An engine's refusal instead of an answer (no `answer_key`): its reported error as an
+    EngineError, its `unsupported` reason as Unsupported."""
+    if isinstance(result, dict) and answer_key not in result:
+        if "error" in result:
+            raise EngineError(f"engine {name} reported an error on {source}: {_message(result['error'])}")
+        if "unsupported" in result:
+            reason = result["unsupported"]
+            if not isinstance(reason, str) or not reason.strip():
+                raise bad("unsupported", f"expected a reason (a non-empty string), got {quote(reason)}")
+            raise Unsupported(reason)
+
+
 def check_result(result: Any, name: str, board: Board) -> dict[str, Any]:
     """The result if it is an answer for `board` in the contract's shape: every compared
     characteristic of its ruleset for exactly the board's objects, and every other field of the
@@ -105,14 +119,7 @@ def check_result(result: Any, name: str, board: Board) -> dict[str, Any]:
         return EngineError(f"engine {name} on {board.source}: output {where}: {message}")
 
     _check_values(result, bad)
-    if isinstance(result, dict) and "objects" not in result:
-        if "error" in result:
-            raise EngineError(f"engine {name} reported an error on {board.source}: {_message(result['error'])}")
-        if "unsupported" in result:
-            reason = result["unsupported"]
-            if not isinstance(reason, str) or not reason.strip():
-                raise bad("unsupported", f"expected a reason (a non-empty string), got {quote(reason)}")
-            raise Unsupported(reason)
+    check_refusal(result, "objects", name, board.source, bad)
     if not isinstance(result, dict):
         raise bad("top level", f"expected an object, got {_kind(result)}")
     objects = result.get("objects")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..board_io import BoardError
 from ..campaign.evaluate import COMPARED, ENGINE_ERROR, RIFTASP_ERROR, UNSUPPORTED, Outcome, Sides, compare_answer
-from ..engine_answers import EngineError, Unsupported, _check_values, _message, check_result, quote
+from ..engine_answers import EngineError, Unsupported, _check_values, check_refusal, check_result
 from ..crosscheck import BoardCheck
 from ..engines import Engine
 from ..model import Board
@@ -39,14 +39,7 @@ def judge_moments(result: Any, name: str, source: str, boards: Sequence[Board]) 
         return EngineError(f"engine {name} on {source}: output {where}: {message}")
 
     _check_values(result, bad)
-    if isinstance(result, dict) and "moments" not in result:
-        if "error" in result:
-            raise EngineError(f"engine {name} reported an error on {source}: {_message(result['error'])}")
-        if "unsupported" in result:
-            reason = result["unsupported"]
-            if not isinstance(reason, str) or not reason.strip():
-                raise bad("unsupported", f"expected a reason (a non-empty string), got {quote(reason)}")
-            raise Unsupported(reason)
+    check_refusal(result, "moments", name, source, bad)
     if not isinstance(result, dict):
         raise bad("top level", f"expected an object with `moments`, got {type(result).__name__}")
     moments = result.get("moments")
